@@ -1,0 +1,271 @@
+"""Multi-head self-attention in numpy, as built up in the seed notebook.
+
+Shapes follow the notebook: X is (n, d), there are h heads of width d_k = d/h,
+and every per-head quantity is stacked on a leading head axis, (h, ...).
+This module is pure numpy: the views import it, never the other way round.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+N_TOKENS = 12
+D_MODEL = 8
+N_CLUSTERS = 3
+HEAD_CHOICES = (1, 2, 4, 8)
+
+
+# ---------------------------------------------------------------- validation
+
+
+def check_int(name: str, value, minimum: int = 0) -> int:
+    """Return `value` as an int, or raise ValueError saying what is allowed.
+
+    Python and numpy integers pass; bool, float, str and None do not.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    return int(value)
+
+
+def _check_matrix(name: str, M, shape: tuple[int, int]) -> np.ndarray:
+    M = np.asarray(M, dtype=float)
+    if M.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}, got {M.shape}")
+    if not np.all(np.isfinite(M)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return M
+
+
+def check_heads(h, d: int) -> int:
+    """h must be a positive integer that divides d."""
+    h = check_int("h (number of heads)", h, minimum=1)
+    if d % h:
+        divisors = [k for k in range(1, d + 1) if d % k == 0]
+        raise ValueError(f"h = {h} does not divide d = {d}; allowed: {divisors}")
+    return h
+
+
+def _check_X(X) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or 0 in X.shape:
+        raise ValueError(f"X must be a non-empty (n, d) matrix, got shape {X.shape}")
+    return _check_matrix("X", X, X.shape)
+
+
+# ------------------------------------------------------------------- softmax
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax over the last axis; subtracting the row max keeps exp finite."""
+    z = logits - logits.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)  # in place: at n = 1024 each temporary is 8 MB a head
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
+
+
+# ---------------------------------------------------------------- single head
+
+
+def single_head_attention(X, W_Q, W_K, W_V) -> np.ndarray:
+    """Attn(Q, K, V) = softmax(Q K^T / sqrt(d)) V with Q = X W_Q, K = X W_K, V = X W_V.
+
+    X is (n, d), each W is (d, d); returns (n, d).
+    """
+    X = _check_X(X)
+    d = X.shape[1]
+    V = X @ _check_matrix("W_V", W_V, (d, d))
+    return single_head_mixing(X, W_Q, W_K) @ V
+
+
+def single_head_mixing(X, W_Q, W_K) -> np.ndarray:
+    """A = softmax(Q K^T / sqrt(d)), the one mixing matrix of single-head attention: (n, n)."""
+    X = _check_X(X)
+    d = X.shape[1]
+    Q = X @ _check_matrix("W_Q", W_Q, (d, d))
+    K = X @ _check_matrix("W_K", W_K, (d, d))
+    return softmax(Q @ K.T / np.sqrt(d))
+
+
+# ----------------------------------------------------------------- multi head
+
+
+@dataclass(frozen=True)
+class MultiHeadResult:
+    """Every intermediate of MultiHead(X); unpacks as (output, attentions) like the seed's function."""
+
+    Q: np.ndarray  # (h, n, d_k)  Q_i = X W_Q^(i)
+    K: np.ndarray  # (h, n, d_k)  K_i = X W_K^(i)
+    V: np.ndarray  # (h, n, d_k)  V_i = X W_V^(i)
+    logits: np.ndarray  # (h, n, n)  Q_i K_i^T / sqrt(d_k)
+    A: np.ndarray  # (h, n, n)  A^(i) = softmax(logits_i), row-stochastic
+    heads: np.ndarray  # (h, n, d_k)  head_i = A^(i) V_i
+    concat: np.ndarray  # (n, d)  [head_1 ... head_h]
+    output: np.ndarray  # (n, d)  concat W_O
+
+    @property
+    def attentions(self) -> np.ndarray:
+        """The attention cube, (h, n, n)."""
+        return self.A
+
+    def __iter__(self):
+        yield self.output
+        yield self.A
+
+
+def split_heads(M: np.ndarray, h: int) -> np.ndarray:
+    """(n, d) -> (h, n, d/h): column block i of M becomes M[i]."""
+    n, d = M.shape
+    return M.reshape(n, h, d // h).transpose(1, 0, 2)
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, h) -> MultiHeadResult:
+    """MultiHead(X) = [head_1 ... head_h] W_O with head_i = softmax(Q_i K_i^T / sqrt(d/h)) V_i.
+
+    X is (n, d); W_Q, W_K, W_V, W_O are (d, d); h divides d.
+    All heads are computed in one batch. Returns a MultiHeadResult that
+    unpacks as (output (n, d), attentions (h, n, n)).
+    """
+    X = _check_X(X)
+    n, d = X.shape
+    h = check_heads(h, d)
+    W_Q, W_K, W_V, W_O = (_check_matrix(name, W, (d, d)) for name, W in
+                          (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)))
+    d_k = d // h
+    Q = split_heads(X @ W_Q, h)  # (h, n, d_k)
+    K = split_heads(X @ W_K, h)  # (h, n, d_k)
+    V = split_heads(X @ W_V, h)  # (h, n, d_k)
+    logits = Q @ K.transpose(0, 2, 1)  # (h, n, n)
+    logits /= np.sqrt(d_k)
+    A = softmax(logits)  # (h, n, n)
+    heads = A @ V  # (h, n, d_k)
+    concat = heads.transpose(1, 0, 2).reshape(n, d)  # (n, d)
+    return MultiHeadResult(Q, K, V, logits, A, heads, concat, concat @ W_O)
+
+
+def bilinear_forms(W_Q, W_K, h) -> np.ndarray:
+    """M_i = W_Q^(i) W_K^(i)T, so that B_i(x, y) = x^T M_i y: (h, d, d), each of rank <= d/h."""
+    W_Q = np.asarray(W_Q, dtype=float)
+    d = W_Q.shape[0]
+    h = check_heads(h, d)
+    W_Q = _check_matrix("W_Q", W_Q, (d, d))
+    W_K = _check_matrix("W_K", W_K, (d, d))
+    Wq = W_Q.reshape(d, h, d // h).transpose(1, 0, 2)  # (h, d, d_k)
+    Wk = W_K.reshape(d, h, d // h).transpose(1, 0, 2)  # (h, d, d_k)
+    return Wq @ Wk.transpose(0, 2, 1)
+
+
+# ----------------------------------------------------------- worked example
+
+
+class WorkedExample(NamedTuple):
+    """The seed's example: X (n, d) and four (d, d) weights; `cluster` (n,) labels each token."""
+
+    X: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    W_O: np.ndarray
+    cluster: np.ndarray
+
+
+def worked_example(seed) -> WorkedExample:
+    """n = 12 tokens in R^8: three unit-norm centres, four noisy tokens each, then W_Q, W_K, W_V, W_O.
+
+    Draws from np.random.default_rng(seed) in the seed notebook's order, so
+    the numbers equal the notebook's for every seed.
+    """
+    seed = check_int("seed", seed)
+    n_per = N_TOKENS // N_CLUSTERS
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(N_CLUSTERS, D_MODEL))
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    X = (centres[:, None, :] + 0.2 * rng.normal(size=(N_CLUSTERS, n_per, D_MODEL))).reshape(N_TOKENS, D_MODEL)
+    W_Q, W_K, W_V, W_O = rng.normal(size=(4, D_MODEL, D_MODEL)) / np.sqrt(D_MODEL)
+    cluster = np.repeat(np.arange(N_CLUSTERS), n_per)
+    return WorkedExample(X, W_Q, W_K, W_V, W_O, cluster)
+
+
+# ---------------------------------------------------------- permutations
+
+
+def check_permutation(perm, n: int) -> np.ndarray:
+    """Return perm as an int array if it is an ordering of 0..n-1, else raise ValueError."""
+    if isinstance(perm, (str, bytes)) or not hasattr(perm, "__len__"):
+        raise ValueError(f"a permutation must be a list of the numbers 0 to {n - 1}")
+    items = list(perm)
+    if len(items) != n:
+        raise ValueError(f"a permutation of {n} tokens needs {n} numbers, got {len(items)}")
+    for p in items:
+        if isinstance(p, bool) or not isinstance(p, numbers.Integral):
+            raise ValueError(f"a permutation holds whole numbers only, got {p!r}")
+    seen = sorted(int(p) for p in items)
+    if seen != list(range(n)):
+        missing = sorted(set(range(n)) - set(seen))
+        repeated = sorted({p for p in seen if seen.count(p) > 1})
+        parts = []
+        if repeated:
+            parts.append("repeated: " + ", ".join(map(str, repeated)))
+        if missing:
+            parts.append("missing: " + ", ".join(map(str, missing)))
+        out_of_range = sorted({p for p in seen if not 0 <= p < n})
+        if out_of_range:
+            parts.append("out of range: " + ", ".join(map(str, out_of_range)))
+        raise ValueError(f"not a permutation of 0..{n - 1} ({'; '.join(parts)})")
+    return np.array(items, dtype=int)
+
+
+def permutation_matrix(perm) -> np.ndarray:
+    """P with P[r, perm[r]] = 1, so that (P X)[r] = X[perm[r]]: (n, n)."""
+    perm = np.asarray(perm)
+    return np.eye(perm.size)[check_permutation(perm, perm.size)]
+
+
+def permute_attention(A: np.ndarray, perm) -> np.ndarray:
+    """P A^(i) P^T for every head at once: (..., n, n) -> (..., n, n)."""
+    perm = check_permutation(perm, A.shape[-1])
+    return A[..., perm, :][..., :, perm]
+
+
+class EquivarianceCheck(NamedTuple):
+    """MultiHead(PX) against P MultiHead(X), and the same for every A^(i)."""
+
+    original: MultiHeadResult  # MultiHead(X)
+    permuted: MultiHeadResult  # MultiHead(PX)
+    output_gap: float  # ||MultiHead(PX) - P MultiHead(X)||_F
+    attention_gap: float  # max_i ||A^(i)(PX) - P A^(i)(X) P^T||_F
+
+
+def equivariance_check(X, W_Q, W_K, W_V, W_O, h, perm, positions=None) -> EquivarianceCheck:
+    """Compare MultiHead(PX + E) with P MultiHead(X + E).
+
+    `positions` is an optional (n, d) encoding E added after permuting, as a
+    model does: position r gets E[r] whichever token sits there. With E = 0
+    the gaps are at rounding level; with sinusoidal E they are not.
+    """
+    X = _check_X(X)
+    perm = check_permutation(perm, X.shape[0])
+    E = np.zeros_like(X) if positions is None else _check_matrix("positions", positions, X.shape)
+    original = multi_head_attention(X + E, W_Q, W_K, W_V, W_O, h)
+    permuted = multi_head_attention(X[perm] + E, W_Q, W_K, W_V, W_O, h)
+    output_gap = np.linalg.norm(permuted.output - original.output[perm])
+    attention_gap = np.linalg.norm(permuted.A - permute_attention(original.A, perm), axis=(1, 2)).max()
+    return EquivarianceCheck(original, permuted, float(output_gap), float(attention_gap))
+
+
+def sinusoidal_positions(n: int, d: int) -> np.ndarray:
+    """E[r, 2k] = sin(r / 10000^(2k/d)), E[r, 2k+1] = cos(r / 10000^(2k/d)): (n, d)."""
+    n = check_int("n", n, minimum=1)
+    d = check_int("d", d, minimum=1)
+    r = np.arange(n)[:, None]  # (n, 1)
+    freq = 10000.0 ** (-np.arange(0, d, 2) / d)  # (ceil(d/2),)
+    E = np.zeros((n, d))
+    E[:, 0::2] = np.sin(r * freq)
+    E[:, 1::2] = np.cos(r * freq[: d // 2])
+    return E
