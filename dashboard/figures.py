@@ -1,0 +1,345 @@
+"""Arrays in, Plotly figures out.
+
+Figures are plain dicts: building `go.Figure` objects validates every property
+and costs milliseconds per update, while a dict costs microseconds. Arrays
+travel as base64 typed arrays, as Plotly.js reads them natively.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+# Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
+# ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
+ATTENTION_SCALE = [[k / 8, c] for k, c in enumerate(
+    ("#fcfbfd", "#efedf5", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#54278f", "#3f007d"))]
+# Diverging scale for signed features, centred at 0 (colour-blind safe).
+FEATURE_SCALE = "RdBu"
+# Okabe-Ito colours, with a distinct marker per cluster so colour is never the only cue.
+CLUSTER_COLOURS = ("#E69F00", "#0072B2", "#009E73")
+CLUSTER_SYMBOLS = ("circle", "square", "diamond")
+SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
+
+GRAPH_CONFIG = {
+    "displaylogo": False,
+    "showSendToCloud": False,  # plotly's "share" button posts data to another host
+    "responsive": True,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+}
+PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
+_FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
+_TRANSPARENT = "rgba(0,0,0,0)"
+_GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
+
+
+def typed_array(a, dtype: str = "f4") -> dict:
+    """A numpy array as a Plotly.js typed array: {"dtype", "bdata"[, "shape"]}."""
+    a = np.ascontiguousarray(a, dtype=np.dtype(dtype))
+    out = {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
+    if a.ndim > 1:
+        out["shape"] = ", ".join(map(str, a.shape))
+    return out
+
+
+def head_label(i: int) -> str:
+    """'A⁽³⁾' for head index 2: the seed's A^(i), numbered from 1, in plain text."""
+    return "A" + f"({i + 1})".translate(SUPERSCRIPT)
+
+
+def base_layout(**extra) -> dict:
+    layout = {
+        "font": _FONT,
+        "paper_bgcolor": _TRANSPARENT,
+        "plot_bgcolor": _TRANSPARENT,
+        "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
+    }
+    layout.update(extra)
+    return layout
+
+
+def _grid_domains(k: int, cols: int, gap: float = 0.06):
+    """Yields (x_domain, y_domain) for k panels, `cols` per row, filled row by row from the top."""
+    rows = -(-k // cols)
+    w, hgt = 1 / cols, 1 / rows
+    for p in range(k):
+        r, c = divmod(p, cols)
+        x0 = c * w + (gap / 2 if c else 0)
+        x1 = (c + 1) * w - (gap / 2 if c < cols - 1 else 0)
+        y1 = 1 - r * hgt - (gap if r else 0)
+        y0 = 1 - (r + 1) * hgt + gap
+        yield [x0, x1], [max(y0, 0), y1]
+
+
+def heatmap_grid(
+    panels,
+    titles,
+    *,
+    max_cols: int = 4,
+    zmin: float | None = 0.0,
+    zmax: float | None = None,
+    colorscale: str = ATTENTION_SCALE,
+    colorbar_title: str = "weight",
+    x_title: str = "key j",
+    y_title: str = "query r",
+    row_labels=None,
+    col_labels=None,
+    value_name: str = "A",
+    panel_px: int = 230,
+) -> dict:
+    """One heatmap per panel, all on one colour scale with one colour bar.
+
+    `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
+    Row 0 is at the top and cells are square, as in the seed's imshow.
+    `row_labels` / `col_labels` give each panel its own tick labels.
+    """
+    panels = [np.asarray(p) for p in panels]
+    k = len(panels)
+    cols = min(max_cols, k)
+    rows = -(-k // cols)
+    if zmax is None:
+        zmax = float(max(p.max() for p in panels))
+    if zmin is None:  # symmetric, for signed data
+        zmax = float(max(abs(p).max() for p in panels)) or 1.0
+        zmin = -zmax
+    layout = base_layout(
+        height=rows * panel_px + 70,
+        margin={"l": 50, "r": 10, "t": 40, "b": 30},
+        coloraxis={
+            "colorscale": colorscale,
+            "cmin": zmin,
+            "cmax": zmax,
+            "colorbar": {"title": {"text": colorbar_title, "side": "right"}, "thickness": 12, "len": 0.9},
+        },
+        annotations=[],
+    )
+    data = []
+    for p, ((xd, yd), panel, title) in enumerate(zip(_grid_domains(k, cols), panels, titles)):
+        sx = "" if p == 0 else str(p + 1)
+        n_rows, n_cols = panel.shape
+        data.append({
+            "type": "heatmap",
+            "z": typed_array(panel),
+            "coloraxis": "coloraxis",
+            "xaxis": "x" + sx,
+            "yaxis": "y" + sx,
+            "hovertemplate": f"{title}<br>{y_title} = %{{y}}<br>{x_title} = %{{x}}"
+                             f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
+        })
+        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": 10}}
+        layout["xaxis" + sx] = {
+            **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
+            **_ticks(col_labels[p] if col_labels else None, n_cols),
+        }
+        layout["yaxis" + sx] = {
+            **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
+            "title": {"text": y_title if p % cols == 0 else ""}, **_ticks(row_labels[p] if row_labels else None, n_rows),
+        }
+        layout["annotations"].append({
+            "text": f"<b>{title}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
+            "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center",
+        })
+    return {"data": data, "layout": layout}
+
+
+def _ticks(labels, count: int) -> dict:
+    if labels is None:
+        return {"tickmode": "linear", "dtick": 1 if count <= 12 else 4, "tick0": 0}
+    return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": list(labels)}
+
+
+def attention_heatmaps(A: np.ndarray) -> dict:
+    """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row."""
+    return heatmap_grid(A, [head_label(i) for i in range(len(A))], colorbar_title="A⁽ⁱ⁾ᵣⱼ")
+
+
+# ------------------------------------------------------------------ cube
+
+
+def cube_layout() -> dict:
+    """The cube's layout. It does not depend on h or the seed, so updates replace only
+    `data` and the user's rotation and zoom survive."""
+    hidden_axis = {"showbackground": False, "showspikes": False}
+    return base_layout(
+        height=520,
+        margin={"l": 0, "r": 0, "t": 10, "b": 0},
+        showlegend=False,
+        uirevision="cube",
+        meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/clientside.js
+        scene={
+            "xaxis": {**hidden_axis, "title": {"text": "key j"}, "dtick": 2},
+            "yaxis": {**hidden_axis, "title": {"text": "query r"}, "autorange": "reversed", "dtick": 2},
+            "zaxis": {**hidden_axis, "title": {"text": "head"}, "showticklabels": False},
+            "aspectmode": "manual",
+            "aspectratio": {"x": 1, "y": 1, "z": 0.9},
+            "camera": {"eye": {"x": 1.5, "y": -1.6, "z": 0.9}},
+        },
+    )
+
+
+def cube_traces(A: np.ndarray, focus: int | None = None) -> list[dict]:
+    """The (h, n, n) cube as h translucent planes, plane i at height h-1-i so head 1 is on top,
+    coloured by A^(i) on one scale; plus one text trace that labels the planes.
+
+    `focus` (a head index) brings that plane forward and fades the others.
+    """
+    h, n, _ = A.shape
+    amax = float(A.max())
+    traces = []
+    for i in range(h):
+        traces.append({
+            "type": "surface",
+            "x": typed_array(np.arange(n), "u1"),
+            "y": typed_array(np.arange(n), "u1"),
+            "z": typed_array(np.full((n, n), h - 1 - i), "u1"),
+            "surfacecolor": typed_array(A[i]),
+            "cmin": 0.0,
+            "cmax": amax,
+            "colorscale": ATTENTION_SCALE,
+            "showscale": i == 0,
+            "colorbar": {"title": {"text": "weight"}, "thickness": 12, "len": 0.7},
+            "opacity": plane_opacity(i, focus),
+            "name": head_label(i),
+            "hovertemplate": f"{head_label(i)}<br>query r = %{{y}}<br>key j = %{{x}}"
+                             "<br>A = %{surfacecolor:.3f}<extra></extra>",
+            "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
+        })
+    traces.append({
+        "type": "scatter3d",
+        "mode": "text",
+        "x": [n - 0.5] * h,
+        "y": [-1.5] * h,
+        "z": list(range(h - 1, -1, -1)),
+        "text": [f"head {i + 1}" for i in range(h)],
+        "textposition": "middle right",
+        "hoverinfo": "skip",
+    })
+    return traces
+
+
+def plane_opacity(i: int, focus: int | None) -> float:
+    """Opacity of plane i: every plane when no head is in focus, else only the focused one."""
+    return PLANE_OPACITY if focus is None or focus == i else FADED_OPACITY
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
+    """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
+    Right: X itself as an n x d heatmap."""
+    n, d = X.shape
+    Xc = X - X.mean(axis=0)
+    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
+    P2 = Xc @ Vt[:2].T  # (n, 2)
+    data = []
+    for c in np.unique(cluster):
+        rows = np.flatnonzero(cluster == c)
+        data.append({
+            "type": "scatter",
+            "mode": "markers+text",
+            "x": typed_array(P2[rows, 0]),
+            "y": typed_array(P2[rows, 1]),
+            "text": [str(r) for r in rows],
+            "textposition": "top center",
+            "name": f"cluster {c + 1}",
+            "marker": {"size": 12, "color": CLUSTER_COLOURS[c % 3], "symbol": CLUSTER_SYMBOLS[c % 3],
+                       "line": {"width": 1, "color": "#333"}},
+            "hovertemplate": "token %{text}<extra>cluster " + str(c + 1) + "</extra>",
+        })
+    m = float(np.abs(X).max())
+    data.append({
+        "type": "heatmap",
+        "z": typed_array(X),
+        "xaxis": "x2",
+        "yaxis": "y2",
+        "colorscale": FEATURE_SCALE,
+        "zmin": -m,
+        "zmax": m,
+        "colorbar": {"title": {"text": "x"}, "thickness": 12, "len": 0.9},
+        "hovertemplate": "token %{y}, feature %{x}<br>x = %{z:.3f}<extra></extra>",
+    })
+    layout = base_layout(
+        height=400,
+        legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
+        margin={"l": 50, "r": 10, "t": 40, "b": 90},
+        xaxis={"domain": [0, 0.5], "title": {"text": "1st principal direction"}, "zeroline": False,
+               "gridcolor": _GRID},
+        yaxis={"title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x", "gridcolor": _GRID},
+        xaxis2={"domain": [0.62, 1], "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
+        yaxis2={"anchor": "x2", "autorange": "reversed", "dtick": 1, "title": {"text": "token"}, "showgrid": False},
+        annotations=[
+            {"text": "<b>12 tokens, 3 clusters</b>", "x": 0.25, "y": 1.02, "xref": "paper", "yref": "paper",
+             "showarrow": False, "yanchor": "bottom"},
+            {"text": "<b>X (n × d)</b>", "x": 0.81, "y": 1.02, "xref": "paper", "yref": "paper",
+             "showarrow": False, "yanchor": "bottom"},
+        ],
+    )
+    return {"data": data, "layout": layout}
+
+
+def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> dict:
+    """Q, K, V (each (h, n, d_k), as split by head) side by side as n x d matrices,
+    with the h column blocks Q_i, K_i, V_i outlined and named."""
+    h, n, d_k = Q.shape
+    full = [M.transpose(1, 0, 2).reshape(n, h * d_k) for M in (Q, K, V)]
+    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, zmin=None,
+                       colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
+                       y_title="token", value_name="value", panel_px=300)
+    subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    centres = [(i + 0.5) * d_k - 0.5 for i in range(h)]
+    shapes = []
+    for p, name in enumerate("QKV"):
+        sx = "" if p == 0 else str(p + 1)
+        fig["layout"]["xaxis" + sx].update(
+            tickmode="array", tickvals=centres, ticktext=[f"{name}{i + 1}".translate(subscript) for i in range(h)],
+            title={"text": "column blocks, one per head"})
+        shapes += [{"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": i * d_k - 0.5, "x1": (i + 1) * d_k - 0.5,
+                    "y0": -0.5, "y1": n - 0.5, "line": {"width": 2, "color": "#555"}} for i in range(h)]
+    fig["layout"]["shapes"] = shapes
+    return fig
+
+
+# ---------------------------------------------------------------- mixing
+
+
+def single_head_heatmap(A_single: np.ndarray, zmax: float) -> dict:
+    """The one A = softmax(QK^T/sqrt(d)) that single-head attention applies to every column block."""
+    return heatmap_grid([A_single], ["A, for every column block"], zmax=zmax, panel_px=330)
+
+
+def multi_head_heatmaps(A: np.ndarray, zmax: float) -> dict:
+    """A^(i) labelled by the output columns it mixes: head i writes columns i*d_k .. (i+1)*d_k - 1."""
+    h, n, _ = A.shape
+    d_k = 8 // h if 8 % h == 0 else 1
+    titles = [f"{head_label(i)}: cols {i * d_k}–{(i + 1) * d_k - 1}" if d_k > 1 else f"{head_label(i)}: col {i}"
+              for i in range(h)]
+    return heatmap_grid(A, titles, zmax=zmax, max_cols=min(4, h) if h < 8 else 4,
+                        panel_px=330 if h == 1 else 230)
+
+
+# ---------------------------------------------------------- equivariance
+
+
+def token_labels(order) -> list[str]:
+    """Tick labels that name the token sitting in each row, e.g. 't5'."""
+    return [f"t{int(t)}" for t in order]
+
+
+def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm) -> dict:
+    """X and PX, each (n, d) with positions already added if any, rows named by the token they hold."""
+    rows = [token_labels(range(len(perm))), token_labels(perm)]
+    return heatmap_grid([X_in, PX_in], ["X", "PX"], max_cols=2, zmin=None, colorscale=FEATURE_SCALE,
+                        colorbar_title="x", x_title="feature", y_title="row", value_name="x",
+                        row_labels=rows, panel_px=300)
+
+
+def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, perm, head: int) -> dict:
+    """For one head: A(X), A(PX) and P A(X) P^T, each (n, n); the last two are equal when equivariance holds."""
+    ident, permuted = token_labels(range(len(perm))), token_labels(perm)
+    label = head_label(head)
+    return heatmap_grid(
+        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3,
+        zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
+        col_labels=[ident, permuted, permuted], panel_px=300)

@@ -1,0 +1,143 @@
+"""The real app in headless Chromium: what a student clicks, and what the page then shows."""
+
+import numpy as np
+import pytest
+
+from dashboard.attention import multi_head_attention, worked_example
+
+pytestmark = pytest.mark.browser
+
+# Reads a dcc.Graph's drawn traces: Plotly.js has decoded the typed arrays into _fullData.
+TRACES = """id => {
+  const gd = document.getElementById(id).querySelector('.js-plotly-plot');
+  return gd._fullData.map(t => ({type: t.type, opacity: t.opacity,
+     z: t.type === 'heatmap' ? Array.from(t.z, row => Array.from(row)) : null,
+     surfacecolor: t.type === 'surface' ? Array.from(t.surfacecolor, row => Array.from(row)) : null}));
+}"""
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.errors, page.requests = [], []
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.base = app_url
+    yield page
+    context.close()
+
+
+def open_view(page, query=""):
+    page.goto(page.base + "/" + query)
+    page.wait_for_selector("#heatmaps .js-plotly-plot .heatmaplayer image", state="attached", timeout=20000)
+
+
+def wait_heads(page, graph, kind, h):
+    page.wait_for_function(
+        "([id, kind, h]) => { const gd = document.getElementById(id).querySelector('.js-plotly-plot');"
+        " return gd && gd._fullData && gd._fullData.filter(t => t.type === kind).length === h; }",
+        arg=[graph, kind, h], timeout=20000)
+
+
+def choose(page, dropdown_id, label):
+    page.click(f"#{dropdown_id}")
+    page.locator(".dash-dropdown-option", has_text=label).filter(has_text=label).first.click()
+
+
+def core_attention(h, seed):
+    return multi_head_attention(*worked_example(seed)[:5], h).A
+
+
+def test_page_loads_without_errors_or_other_hosts(page):
+    open_view(page)
+    wait_heads(page, "cube", "surface", 4)
+    page.wait_for_selector("mjx-container", state="attached")  # the formulas are typeset
+    assert page.errors == []
+    assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
+    assert page.title() == "Multi-head attention explorer"
+
+
+def test_choosing_eight_heads_draws_the_core_values(page):
+    open_view(page)
+    choose(page, "heads", "8")
+    wait_heads(page, "heatmaps", "heatmap", 8)
+    wait_heads(page, "cube", "surface", 8)
+    A = core_attention(8, 0)
+    heat = page.evaluate(TRACES, "heatmaps")
+    np.testing.assert_allclose([t["z"] for t in heat], A, rtol=1e-6)
+    assert page.locator("#heatmaps .heatmaplayer image").count() == 8
+    planes = [t for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
+    np.testing.assert_allclose([p["surfacecolor"] for p in planes], A, rtol=1e-6)
+    assert "8" in page.url and page.errors == []
+
+
+def test_head_button_brings_that_head_forward(page):
+    open_view(page)
+    wait_heads(page, "cube", "surface", 4)
+    page.locator("#cube-focus label", has_text="head 3").click()
+    page.wait_for_function("() => document.querySelector('#cube .js-plotly-plot')._fullData[2].opacity === 0.85"
+                           " && document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity < 0.5")
+    opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
+    assert opacities == [0.08, 0.08, 0.85, 0.08]
+    page.locator("#cube-focus label", has_text="all").click()
+    page.wait_for_function("() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity === 0.85")
+
+
+def test_cube_camera_survives_a_change_of_heads(page):
+    open_view(page)
+    wait_heads(page, "cube", "surface", 4)
+    page.evaluate("() => Plotly.relayout(document.querySelector('#cube .js-plotly-plot'),"
+                  " {'scene.camera.eye': {x: 0.3, y: 2.1, z: 0.4}})")
+    choose(page, "heads", "2")
+    wait_heads(page, "cube", "surface", 2)
+    page.wait_for_timeout(300)
+    eye = page.evaluate("() => document.querySelector('#cube .js-plotly-plot')._fullLayout.scene.camera.eye")
+    assert eye == pytest.approx({"x": 0.3, "y": 2.1, "z": 0.4})
+
+
+def test_equivariance_tab_shows_the_check_and_its_break(page):
+    open_view(page)
+    page.locator("#tab label", has_text="Equivariance").click()
+    page.wait_for_selector("#eq-check .eq-verdict.holds", timeout=20000)
+    page.click("#perm-shuffle")
+    page.wait_for_function("() => !document.querySelector('#perm').value.startsWith('0 1 2 3 4 5')")
+    page.wait_for_selector("#eq-check .eq-verdict.holds")
+    assert float(page.inner_text("#eq-gap")) < 1e-12
+    assert "perm=" in page.url
+    page.locator("label[for=positions]").click()
+    page.wait_for_selector("#eq-check .eq-verdict.breaks", timeout=20000)
+    assert float(page.inner_text("#eq-gap")) > 1e-3
+    assert "not equivariant" in page.inner_text("#eq-check")
+
+    page.fill("#perm", "0 1 2 2")
+    page.press("#perm", "Enter")
+    page.wait_for_selector("#perm.is-invalid")
+    assert "needs 12 numbers" in page.inner_text("#perm-feedback")
+    assert page.errors == []
+
+
+def test_url_opens_that_state_and_back_works(page):
+    open_view(page, "?h=2&seed=7")
+    wait_heads(page, "heatmaps", "heatmap", 2)
+    heat = page.evaluate(TRACES, "heatmaps")
+    np.testing.assert_allclose([t["z"] for t in heat], core_attention(2, 7), rtol=1e-6)
+    assert page.inner_text("#heads") .strip() == "2" and page.inner_text("#seed").strip() == "7"
+    choose(page, "heads", "8")
+    wait_heads(page, "heatmaps", "heatmap", 8)
+    assert "h=8" in page.url
+    page.go_back()
+    wait_heads(page, "heatmaps", "heatmap", 2)
+    assert page.inner_text("#heads").strip() == "2"
+
+
+@pytest.mark.parametrize("tab", ["example", "mixing", "equivariance"])
+def test_phone_width_does_not_scroll_sideways(browser, app_url, tab):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{app_url}/?tab={tab}&h=8")
+    page.wait_for_selector(f"#section-{tab} .js-plotly-plot .main-svg", timeout=20000)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

@@ -1,0 +1,100 @@
+import numpy as np
+import pytest
+from dash import no_update
+from dash.exceptions import PreventUpdate
+
+from dashboard import callbacks
+from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
+from tests.util import decode, patch_assignments
+
+IDENTITY = " ".join(map(str, range(12)))
+BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
+BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_example_views_equal_the_core(h):
+    tokens, blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", 0)
+    A = multi_head_attention(*worked_example(7)[:5], h).A
+    for i in range(h):
+        np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
+    data = patch_assignments(cube)[("data",)]
+    planes = [t for t in data if t["type"] == "surface"]
+    assert len(planes) == h
+    np.testing.assert_allclose(np.stack([decode(p["surfacecolor"]) for p in planes]), A, rtol=1e-6)
+    assert set(patch_assignments(cube)) == {("data",)}  # the layout, and so the camera, is left alone
+    np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
+
+
+def test_cube_focus_from_the_buttons_is_applied_and_checked():
+    data = patch_assignments(callbacks.update_example(4, 0, "example", 2)[3])[("data",)]
+    assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
+    for bad in [9, -1, "2", 2.5, None, True, [1]]:
+        data = patch_assignments(callbacks.update_example(4, 0, "example", bad)[3])[("data",)]
+        assert all(t["opacity"] == 0.85 for t in data[:4])
+
+
+@pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
+def test_example_waits_while_another_tab_is_shown(tab):
+    with pytest.raises(PreventUpdate):
+        callbacks.update_example(4, 0, tab, 0)
+
+
+@pytest.mark.parametrize("h", BAD_CONTROLS)
+def test_bad_heads_get_no_update(h):
+    for fn, extra in [(callbacks.update_example, ("example", 0)), (callbacks.update_mixing, ("mixing",)),
+                      (callbacks.update_equivariance, ("equivariance", IDENTITY, False, 1))]:
+        with pytest.raises(PreventUpdate):
+            fn(h, 0, *extra)
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS)
+def test_bad_seeds_get_no_update(seed):
+    with pytest.raises(PreventUpdate):
+        callbacks.update_example(4, seed, "example", 0)
+
+
+def test_mixing_shows_the_single_A_and_each_head():
+    single, multi = callbacks.update_mixing(8, 2, "mixing")
+    ex = worked_example(2)
+    np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
+    assert len(multi["data"]) == 8
+    assert single["layout"]["coloraxis"]["cmax"] == multi["layout"]["coloraxis"]["cmax"]
+
+
+def test_equivariance_holds_then_breaks_with_positions():
+    perm = "11 10 9 8 7 6 5 4 3 2 1 0"
+    inputs, att, verdict, invalid, message = callbacks.update_equivariance(4, 5, "equivariance", perm, False, 2)
+    assert invalid is False and message == ""
+    A_PX, PAP = decode(att["data"][1]["z"]), decode(att["data"][2]["z"])
+    np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
+    np.testing.assert_allclose(decode(inputs["data"][1]["z"]), worked_example(5).X[::-1], rtol=1e-6)
+    gap = float(verdict.children[0].children[1].children)
+    assert gap < 1e-12 and "holds" in verdict.className
+
+    _, att, verdict, _, _ = callbacks.update_equivariance(4, 5, "equivariance", perm, True, 2)
+    assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
+    assert np.abs(decode(att["data"][1]["z"]) - decode(att["data"][2]["z"])).max() > 1e-3
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("0 1 2", "needs 12 numbers, got 3"), ("0 0 1 2 3 4 5 6 7 8 9 10", "repeated: 0"),
+    ("1 2 3 4 5 6 7 8 9 10 11 12", "out of range: 12"), ("a b c", "not a token number"),
+    ("0 1 2 3 4 5 6 7 8 9 10 -11", "not a token number"), (None, "Type the 12 numbers"), (5, "Type the 12"),
+    ("1 " * 500, "Type the 12"), ("0.5 1 2 3 4 5 6 7 8 9 10 11", "not a token number"), ("", "got 0"),
+])
+def test_bad_typed_orders_get_a_message(text, fragment):
+    out = callbacks.update_equivariance(2, 0, "equivariance", text, False, 1)
+    assert out[:3] == (no_update, no_update, no_update) and out[3] is True
+    assert fragment in out[4]
+
+
+def test_typed_order_accepts_commas_and_spaces():
+    perm, message = callbacks.parse_permutation(" 3,0, 1 2 4;5 6 7 8 9 10 11 ")
+    assert message == "" and perm.tolist() == [3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
+
+
+def test_cache_is_bounded_to_the_controls_domain():
+    assert callbacks.CACHE_SIZE == 400
+    callbacks.update_example(8, 9, "example", 0)
+    assert callbacks.example_figures.cache_info().maxsize == 400

@@ -1,0 +1,107 @@
+import numpy as np
+import pytest
+
+from dashboard import figures
+from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
+from tests.util import decode
+
+
+def attention(h, seed=0):
+    return multi_head_attention(*worked_example(seed)[:5], h)
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_heatmaps_hold_every_head_on_one_scale(h):
+    A = attention(h, seed=3).A
+    fig = figures.attention_heatmaps(A)
+    assert len(fig["data"]) == h
+    for i, trace in enumerate(fig["data"]):
+        np.testing.assert_allclose(decode(trace["z"]), A[i], rtol=1e-6)
+        assert trace["coloraxis"] == "coloraxis"
+        assert "%{z:.3f}" in trace["hovertemplate"] and figures.head_label(i) in trace["hovertemplate"]
+    axis = fig["layout"]["coloraxis"]
+    assert axis["cmin"] == 0 and axis["cmax"] == pytest.approx(A.max())
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert titles == [f"<b>A{s}</b>" for s in ["⁽¹⁾", "⁽²⁾", "⁽³⁾", "⁽⁴⁾", "⁽⁵⁾", "⁽⁶⁾", "⁽⁷⁾", "⁽⁸⁾"][:h]]
+    columns = {tuple(fig["layout"][k]["domain"]) for k in fig["layout"] if k.startswith("xaxis")}
+    assert len(columns) == min(h, 4)
+    for k, ax in fig["layout"].items():
+        if k.startswith("yaxis"):
+            assert ax["autorange"] == "reversed"  # query row 0 at the top
+            assert ax["scaleanchor"] == "x" + k[5:]  # square cells
+
+
+def test_grid_panels_do_not_overlap():
+    fig = figures.heatmap_grid(np.zeros((8, 3, 3)), list("abcdefgh"))
+    boxes = [(fig["layout"]["xaxis" + s]["domain"], fig["layout"]["yaxis" + s]["domain"])
+             for s in [""] + [str(i) for i in range(2, 9)]]
+    for i, (xa, ya) in enumerate(boxes):
+        assert 0 <= xa[0] < xa[1] <= 1 and 0 <= ya[0] < ya[1] <= 1
+        for xb, yb in boxes[i + 1:]:
+            assert xa[1] <= xb[0] or xb[1] <= xa[0] or ya[1] <= yb[0] or yb[1] <= ya[0]
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_cube_is_h_planes_coloured_by_each_head(h):
+    A = attention(h, seed=1).A
+    traces = figures.cube_traces(A)
+    planes = [t for t in traces if t["type"] == "surface"]
+    assert len(planes) == h
+    heights = [decode(p["z"]) for p in planes]
+    assert len({float(z.mean()) for z in heights}) == h and all(np.ptp(z) == 0 for z in heights)
+    for i, p in enumerate(planes):
+        np.testing.assert_allclose(decode(p["surfacecolor"]), A[i], rtol=1e-6)
+        assert p["cmax"] == pytest.approx(A.max()) and p["opacity"] == figures.PLANE_OPACITY
+    labels = [t for t in traces if t["type"] == "scatter3d"][0]["text"]
+    assert labels == [f"head {i + 1}" for i in range(h)]
+
+
+def test_cube_focus_fades_the_other_heads():
+    traces = figures.cube_traces(attention(4).A, focus=2)
+    assert [t["opacity"] for t in traces[:4]] == [figures.FADED_OPACITY] * 2 + [figures.PLANE_OPACITY, figures.FADED_OPACITY]
+
+
+def test_cube_layout_does_not_depend_on_the_data():
+    layout = figures.cube_layout()
+    assert layout["uirevision"] and "scene" in layout and "data" not in layout
+    assert layout["meta"]["opacity"] == {"on": figures.PLANE_OPACITY, "off": figures.FADED_OPACITY}
+
+
+def test_token_views_colour_three_clusters_and_show_X():
+    ex = worked_example(4)
+    fig = figures.token_views(ex.X, ex.cluster)
+    scatters = [t for t in fig["data"] if t["type"] == "scatter"]
+    assert [t["text"] for t in scatters] == [["0", "1", "2", "3"], ["4", "5", "6", "7"], ["8", "9", "10", "11"]]
+    assert len({t["marker"]["color"] for t in scatters}) == 3 and len({t["marker"]["symbol"] for t in scatters}) == 3
+    heat = [t for t in fig["data"] if t["type"] == "heatmap"][0]
+    np.testing.assert_allclose(decode(heat["z"]), ex.X, rtol=1e-6)
+    # the projection keeps distances within a cluster small relative to between clusters
+    pts = np.concatenate([np.stack([decode(t["x"]), decode(t["y"])], 1) for t in scatters])
+    within = np.mean([np.linalg.norm(pts[a] - pts[b]) for a in range(12) for b in range(12) if a // 4 == b // 4])
+    between = np.mean([np.linalg.norm(pts[a] - pts[b]) for a in range(12) for b in range(12) if a // 4 != b // 4])
+    assert within < between
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_block_views_outline_h_blocks(h):
+    r = attention(h)
+    fig = figures.block_views(r.Q, r.K, r.V)
+    assert len(fig["layout"]["shapes"]) == 3 * h
+    np.testing.assert_allclose(decode(fig["data"][0]["z"]), r.Q.transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)
+    assert fig["layout"]["xaxis"]["ticktext"][0] == "Q₁" and len(fig["layout"]["xaxis3"]["ticktext"]) == h
+
+
+def test_equivariance_figures_label_rows_by_token():
+    r = attention(2)
+    perm = np.array([3, 1, 2, 0, 4, 5, 6, 7, 8, 9, 10, 11])
+    fig = figures.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
+    assert fig["layout"]["yaxis2"]["ticktext"][0] == "t3" and fig["layout"]["yaxis"]["ticktext"][0] == "t0"
+    assert [a["text"] for a in fig["layout"]["annotations"]] == ["<b>A⁽²⁾(X)</b>", "<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>"]
+
+
+def test_typed_array_round_trips_and_config_has_no_share_button():
+    a = np.arange(6, dtype=float).reshape(2, 3) / 7
+    t = figures.typed_array(a)
+    assert t["shape"] == "2, 3"
+    np.testing.assert_allclose(decode(t), a, rtol=1e-7)
+    assert figures.GRAPH_CONFIG["showSendToCloud"] is False and figures.GRAPH_CONFIG["displaylogo"] is False
