@@ -12,6 +12,8 @@ from . import figures
 from .attention import HEAD_CHOICES, N_TOKENS
 
 CONTENT = Path(__file__).parent / "content"
+# The same Markdown with its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
+RENDERED = CONTENT / "rendered"
 
 # ---- ids: every callback refers to these, never to a literal string
 URL = "url"
@@ -57,7 +59,9 @@ def section_id(tab: str) -> str:
 
 @cache
 def markdown(name: str) -> dcc.Markdown:
-    return dcc.Markdown((CONTENT / f"{name}.md").read_text(encoding="utf-8"), mathjax=True, className="prose")
+    """A section of the seed's text. Its raw HTML is our own build output, never user input."""
+    text = (RENDERED / f"{name}.html.md").read_text(encoding="utf-8")
+    return dcc.Markdown(text, dangerously_allow_html=True, className="prose")
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> dcc.Graph:
