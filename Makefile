@@ -1,13 +1,29 @@
 # `make run` starts the dashboard; `make test` runs every test, browser tests included.
 PY := .venv/bin/python
 
-.PHONY: run test system-deps
+.PHONY: run test serve bench assets system-deps
 
 run: .venv/.runtime
 	$(PY) app.py
 
 test: .venv/.dev system-deps
 	$(PY) -m pytest
+
+# A shared class server: see README, "Hosting for a class".
+serve: .venv/.runtime
+	.venv/bin/gunicorn --workers 2 --threads 4 --preload --bind 0.0.0.0:$${PORT:-8050} app:server
+
+# Figures for the README and the issue notes (wrk is Debian's).
+bench: .venv/.dev system-deps
+	@[ -x /usr/bin/wrk ] || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
+	$(PY) bench/bench_core.py
+	$(PY) bench/bench_update.py
+	$(PY) bench/bench_load.py
+	$(PY) bench/bench_browser.py
+
+# Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
+assets:
+	tools/build_assets.sh
 
 .venv/.runtime: requirements.txt
 	python3 -m venv .venv

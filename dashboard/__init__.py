@@ -17,7 +17,7 @@ def create_app() -> Dash:
         title="Multi-head attention explorer",
         update_title=None,
         serve_locally=True,
-        compress=True,  # gzip/brotli via flask-compress: the page's JavaScript shrinks about 4x
+        compress=False,  # server.harden sets up flask-compress with gzip for streamed files too
     )
     app.layout = layout.make_layout()
     callbacks.register(app)

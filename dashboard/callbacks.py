@@ -31,11 +31,18 @@ def is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_controls(h, seed) -> tuple[int, int]:
-    """(h, seed) from the dropdowns, or PreventUpdate: the page keeps what it shows."""
-    if not (is_int(h) and h in core.HEAD_CHOICES and is_int(seed) and seed in L.SEEDS):
+def check_seed(seed) -> int:
+    """A seed from the dropdown, or PreventUpdate: the page keeps what it shows."""
+    if not (is_int(seed) and seed in L.SEEDS):
         raise PreventUpdate
-    return h, seed
+    return seed
+
+
+def check_controls(h, seed) -> tuple[int, int]:
+    """(h, seed) from the dropdowns, or PreventUpdate."""
+    if not (is_int(h) and h in core.HEAD_CHOICES):
+        raise PreventUpdate
+    return h, check_seed(seed)
 
 
 def head_index(value, h: int) -> int | None:
@@ -67,10 +74,16 @@ def model(h: int, seed: int) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     return ex, core.multi_head_attention(*ex[:5], h)
 
 
+@lru_cache(maxsize=len(L.SEEDS))
+def token_figure(seed: int) -> dict:
+    ex = core.worked_example(seed)
+    return figures.token_views(ex.X, ex.cluster)
+
+
 @lru_cache(maxsize=CACHE_SIZE)
-def example_figures(h: int, seed: int) -> tuple[dict, dict, dict]:
-    ex, r = model(h, seed)
-    return figures.token_views(ex.X, ex.cluster), figures.block_views(r.Q, r.K, r.V), figures.attention_heatmaps(r.A)
+def example_figures(h: int, seed: int) -> tuple[dict, dict]:
+    r = model(h, seed)[1]
+    return figures.block_views(r.Q, r.K, r.V), figures.attention_heatmaps(r.A)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -86,16 +99,23 @@ def mixing_figures(h: int, seed: int) -> tuple[dict, dict]:
     return figures.single_head_heatmap(A_single, zmax), figures.multi_head_heatmaps(r.A, zmax)
 
 
+def update_tokens(seed, tab):
+    """The tokens do not depend on h, so a change of h neither sends nor redraws them."""
+    if tab != "example":
+        raise PreventUpdate
+    return token_figure(check_seed(seed))
+
+
 def update_example(h, seed, tab, focus):
-    """Tokens, Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its
-    `data` only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
+    """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
+    only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
     if tab != "example":
         raise PreventUpdate
     h, seed = check_controls(h, seed)
-    tokens, blocks, heatmaps = example_figures(h, seed)
+    blocks, heatmaps = example_figures(h, seed)
     cube = Patch()
     cube["data"] = with_focus(cube_data(h, seed), head_index(focus, h))
-    return tokens, blocks, heatmaps, cube
+    return blocks, heatmaps, cube
 
 
 def with_focus(traces: list[dict], focus: int | None) -> list[dict]:
@@ -152,8 +172,9 @@ def equivariance_verdict(check: core.EquivarianceCheck, with_positions: bool) ->
 
 
 def register(app) -> None:
+    app.callback(Output(L.TOKENS, "figure"), Input(L.SEED, "value"), Input(L.TAB, "value"))(update_tokens)
     app.callback(
-        Output(L.TOKENS, "figure"), Output(L.BLOCKS, "figure"), Output(L.HEATMAPS, "figure"), Output(L.CUBE, "figure"),
+        Output(L.BLOCKS, "figure"), Output(L.HEATMAPS, "figure"), Output(L.CUBE, "figure"),
         Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), State(L.CUBE_FOCUS, "value"),
     )(update_example)
     app.callback(

@@ -1,6 +1,6 @@
 """What a shared classroom server needs around the Dash app.
 
-Security headers on every response, an optional class password, a health
+Compression, security headers on every response, an optional class password, a health
 endpoint for monitoring, long-lived caching of fingerprinted assets, and a
 guard that answers a malformed callback request with 400 instead of a 500.
 """
@@ -15,6 +15,7 @@ import os
 
 from dash.exceptions import PreventUpdate
 from flask import Response, jsonify, request
+from flask_compress import Compress
 from werkzeug.exceptions import HTTPException
 
 PASSWORD_ENV = "CLASS_PASSWORD"
@@ -72,9 +73,18 @@ def password_ok(expected: str) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
 
 
+def compress(server) -> None:
+    """Brotli, gzip or deflate, as the client asks, for pages, callbacks and streamed assets alike.
+    flask-compress leaves gzip out for streamed files by default, and some clients and proxies
+    ask for gzip only."""
+    server.config["COMPRESS_ALGORITHM_STREAMING"] = ["zstd", "br", "gzip", "deflate"]
+    Compress(server)
+
+
 def harden(app, password: str | None = None) -> None:
     """Wrap the Flask server of a Dash app; `password` defaults to $CLASS_PASSWORD (off when unset)."""
     server = app.server
+    compress(server)
     password = password if password is not None else os.environ.get(PASSWORD_ENV) or None
     csp = content_security_policy(app.csp_hashes())
 

@@ -14,7 +14,7 @@ BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    tokens, blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", 0)
+    blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", 0)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
@@ -23,14 +23,25 @@ def test_example_views_equal_the_core(h):
     assert len(planes) == h
     np.testing.assert_allclose(np.stack([decode(p["surfacecolor"]) for p in planes]), A, rtol=1e-6)
     assert set(patch_assignments(cube)) == {("data",)}  # the layout, and so the camera, is left alone
+    np.testing.assert_allclose(decode(blocks["data"][2]["z"]), multi_head_attention(*worked_example(7)[:5], h).V
+                               .transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)
+
+
+def test_tokens_follow_the_seed_only():
+    tokens = callbacks.update_tokens(7, "example")
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
+    for bad in BAD_SEEDS:
+        with pytest.raises(PreventUpdate):
+            callbacks.update_tokens(bad, "example")
+    with pytest.raises(PreventUpdate):
+        callbacks.update_tokens(7, "mixing")
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(callbacks.update_example(4, 0, "example", 2)[3])[("data",)]
+    data = patch_assignments(callbacks.update_example(4, 0, "example", 2)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(callbacks.update_example(4, 0, "example", bad)[3])[("data",)]
+        data = patch_assignments(callbacks.update_example(4, 0, "example", bad)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
 
 

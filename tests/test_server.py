@@ -8,13 +8,12 @@ import numpy as np
 import pytest
 
 import app as app_module
-from dashboard import create_app, layout as L
+from dashboard import create_app
+from dashboard import layout as L
 from dashboard.attention import multi_head_attention, worked_example
+from tests.dash_requests import eq_body, example_body
 from tests.util import decode
 
-EXAMPLE_OUTPUTS = [(L.TOKENS, "figure"), (L.BLOCKS, "figure"), (L.HEATMAPS, "figure"), (L.CUBE, "figure")]
-EQ_OUTPUTS = [(L.EQ_INPUTS, "figure"), (L.EQ_ATTENTION, "figure"), (L.EQ_CHECK, "children"),
-              (L.PERM, "invalid"), (L.PERM_FEEDBACK, "children")]
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, 10**400, -(10**30), None, [], [8],
                  {"h": 8}, {"__proto__": 1}, "x" * 100_000]
 
@@ -22,28 +21,6 @@ FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, 10*
 @pytest.fixture(scope="module")
 def client():
     return create_app().server.test_client()
-
-
-def body(outputs, inputs, state=(), changed=None):
-    out = [{"id": i, "property": p} for i, p in outputs]
-    return {
-        "output": ".." + "...".join(f"{i}.{p}" for i, p in outputs) + ".." if len(outputs) > 1
-        else f"{outputs[0][0]}.{outputs[0][1]}",
-        "outputs": out if len(outputs) > 1 else out[0],
-        "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
-        "state": [{"id": i, "property": p, "value": v} for i, p, v in state],
-        "changedPropIds": changed or [f"{inputs[0][0]}.{inputs[0][1]}"],
-    }
-
-
-def example_body(h=8, seed=3, tab="example", focus=0):
-    return body(EXAMPLE_OUTPUTS, [(L.HEADS, "value", h), (L.SEED, "value", seed), (L.TAB, "value", tab)],
-                [(L.CUBE_FOCUS, "value", focus)])
-
-
-def eq_body(perm, h=4, seed=0, positions=False, head=1):
-    return body(EQ_OUTPUTS, [(L.HEADS, "value", h), (L.SEED, "value", seed), (L.TAB, "value", "equivariance"),
-                             (L.PERM, "value", perm), (L.POSITIONS, "value", positions), (L.EQ_HEAD, "value", head)])
 
 
 def post(client, payload):
