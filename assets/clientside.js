@@ -52,6 +52,21 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return order.join(" ");
     },
 
+    // "train" shows the runs of the chosen training seed; the server trains them once, then caches them.
+    train: function (clicks, seed) {
+      return seed;
+    },
+
+    // Play steps the training slider forward every tick of the timer, and stops at the end.
+    play: function (clicks, ticks, step, paused, config) {
+      const no = dash_clientside.no_update;
+      const last = config.snapshots - 1;
+      if (dash_clientside.callback_context.triggered_id === "learn-play") {
+        return paused ? [step >= last ? 0 : no, false, "pause"] : [no, true, "play"];
+      }
+      return step + 1 >= last ? [last, true, "play"] : [step + 1, no, no];
+    },
+
     // The URL holds the state (?tab=…&h=…&seed=…&perm=…&pe=1), so a link opens that view,
     // and back and forward work. A missing or bad parameter means the default.
     syncUrl: function (search, h, seed, tab, perm, positions, config) {

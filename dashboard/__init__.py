@@ -21,5 +21,6 @@ def create_app() -> Dash:
     )
     app.layout = layout.make_layout()
     callbacks.register(app)
+    callbacks.precompute_defaults()
     server.harden(app)
     return app

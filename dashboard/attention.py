@@ -52,10 +52,11 @@ def check_heads(h, d: int) -> int:
     return h
 
 
-def _check_X(X) -> np.ndarray:
+def _check_X(X, batched: bool = False) -> np.ndarray:
     X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or 0 in X.shape:
-        raise ValueError(f"X must be a non-empty (n, d) matrix, got shape {X.shape}")
+    if X.ndim not in ((2, 3) if batched else (2,)) or 0 in X.shape:
+        expected = "an (n, d) matrix or a (B, n, d) batch" if batched else "an (n, d) matrix"
+        raise ValueError(f"X must be {expected}, got shape {X.shape}")
     return _check_matrix("X", X, X.shape)
 
 
@@ -100,6 +101,7 @@ def single_head_mixing(X, W_Q, W_K) -> np.ndarray:
 class MultiHeadResult:
     """Every intermediate of MultiHead(X); unpacks as (output, attentions) like the seed's function."""
 
+    # Shapes for one sequence; a batch puts its axis B first.
     Q: np.ndarray  # (h, n, d_k)  Q_i = X W_Q^(i)
     K: np.ndarray  # (h, n, d_k)  K_i = X W_K^(i)
     V: np.ndarray  # (h, n, d_k)  V_i = X W_V^(i)
@@ -120,20 +122,26 @@ class MultiHeadResult:
 
 
 def split_heads(M: np.ndarray, h: int) -> np.ndarray:
-    """(n, d) -> (h, n, d/h): column block i of M becomes M[i]."""
-    n, d = M.shape
-    return M.reshape(n, h, d // h).transpose(1, 0, 2)
+    """(..., n, d) -> (..., h, n, d/h): column block i of M becomes M[..., i, :, :]."""
+    *batch, n, d = M.shape
+    return M.reshape(*batch, n, h, d // h).swapaxes(-2, -3)
+
+
+def merge_heads(M: np.ndarray) -> np.ndarray:
+    """(..., h, n, d_k) -> (..., n, h * d_k), the inverse of split_heads: [M_1 ... M_h]."""
+    *batch, h, n, d_k = M.shape
+    return M.swapaxes(-2, -3).reshape(*batch, n, h * d_k)
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, h) -> MultiHeadResult:
     """MultiHead(X) = [head_1 ... head_h] W_O with head_i = softmax(Q_i K_i^T / sqrt(d/h)) V_i.
 
-    X is (n, d); W_Q, W_K, W_V, W_O are (d, d); h divides d.
+    X is (n, d), or a batch (B, n, d); W_Q, W_K, W_V, W_O are (d, d); h divides d.
     All heads are computed in one batch. Returns a MultiHeadResult that
     unpacks as (output (n, d), attentions (h, n, n)).
     """
-    X = _check_X(X)
-    n, d = X.shape
+    X = _check_X(X, batched=True)
+    d = X.shape[-1]
     h = check_heads(h, d)
     W_Q, W_K, W_V, W_O = (_check_matrix(name, W, (d, d)) for name, W in
                           (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)))
@@ -141,11 +149,11 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, h) -> MultiHeadResult:
     Q = split_heads(X @ W_Q, h)  # (h, n, d_k)
     K = split_heads(X @ W_K, h)  # (h, n, d_k)
     V = split_heads(X @ W_V, h)  # (h, n, d_k)
-    logits = Q @ K.transpose(0, 2, 1)  # (h, n, n)
+    logits = Q @ K.swapaxes(-1, -2)  # (h, n, n)
     logits /= np.sqrt(d_k)
     A = softmax(logits)  # (h, n, n)
     heads = A @ V  # (h, n, d_k)
-    concat = heads.transpose(1, 0, 2).reshape(n, d)  # (n, d)
+    concat = merge_heads(heads)  # (n, d)
     return MultiHeadResult(Q, K, V, logits, A, heads, concat, concat @ W_O)
 
 
@@ -156,9 +164,7 @@ def bilinear_forms(W_Q, W_K, h) -> np.ndarray:
     h = check_heads(h, d)
     W_Q = _check_matrix("W_Q", W_Q, (d, d))
     W_K = _check_matrix("W_K", W_K, (d, d))
-    Wq = W_Q.reshape(d, h, d // h).transpose(1, 0, 2)  # (h, d, d_k)
-    Wk = W_K.reshape(d, h, d // h).transpose(1, 0, 2)  # (h, d, d_k)
-    return Wq @ Wk.transpose(0, 2, 1)
+    return split_heads(W_Q, h) @ split_heads(W_K, h).swapaxes(-1, -2)  # (h, d, d_k) @ (h, d_k, d)
 
 
 # ----------------------------------------------------------- worked example

@@ -8,15 +8,20 @@ cache of pure functions of (h, seed).
 
 from __future__ import annotations
 
+import os
 import re
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
+from multiprocessing import get_context
 
+import dash_bootstrap_components as dbc
 import numpy as np
 from dash import ClientsideFunction, Input, Output, Patch, State, html, no_update
 from dash.exceptions import PreventUpdate
 
 from . import attention as core
-from . import figures
+from . import figures, training
 from . import layout as L
 
 # Every (h, seed) pair the controls allow: 4 x 100 = 400 entries at most per cache.
@@ -38,11 +43,16 @@ def check_seed(seed) -> int:
     return seed
 
 
-def check_controls(h, seed) -> tuple[int, int]:
-    """(h, seed) from the dropdowns, or PreventUpdate."""
+def check_h(h) -> int:
+    """A number of heads from the dropdown, or PreventUpdate."""
     if not (is_int(h) and h in core.HEAD_CHOICES):
         raise PreventUpdate
-    return h, check_seed(seed)
+    return h
+
+
+def check_controls(h, seed) -> tuple[int, int]:
+    """(h, seed) from the dropdowns, or PreventUpdate."""
+    return check_h(h), check_seed(seed)
 
 
 def head_index(value, h: int) -> int | None:
@@ -168,6 +178,131 @@ def equivariance_verdict(check: core.EquivarianceCheck, with_positions: bool) ->
     )
 
 
+# ----------------------------------------------------------------- learning
+
+MASS_EXAMPLES = 100
+LEARNED_ZMAX = 0.3
+TRAINER_NICENESS = 10
+
+# Training runs in a child process at low priority, one run at a time per server process, so that
+# a class pressing "train" at once neither holds this process's GIL nor takes CPU from serving.
+# One future per training seed: the seeds are checked first, so this holds 10 entries at most,
+# and a second request for a seed in training waits for the same run.
+_runs: dict[int, Future] = {}
+_runs_lock = threading.Lock()
+_trainer: tuple[int, ProcessPoolExecutor] | None = None
+
+
+def train_all(seed: int) -> tuple[training.TrainingRun, ...]:
+    return tuple(training.train(h, seed) for h in core.HEAD_CHOICES)
+
+
+def trainer() -> ProcessPoolExecutor:
+    """This process's trainer, started on first use (after gunicorn has forked its workers)."""
+    global _trainer
+    if _trainer is None or _trainer[0] != os.getpid():
+        _trainer = (os.getpid(), ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                                     initializer=os.nice, initargs=(TRAINER_NICENESS,)))
+    return _trainer[1]
+
+
+def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRun] | None:
+    """The four runs (h = 1, 2, 4, 8) for a training seed: trained once, then kept.
+    With wait=False, None while the training is still going on."""
+    with _runs_lock:
+        future = _runs.get(seed)
+        if future is None:
+            future = _runs[seed] = trainer().submit(train_all, seed)
+    if not (wait or future.done()):
+        return None
+    try:
+        return dict(zip(core.HEAD_CHOICES, future.result()))
+    except Exception:
+        _runs.pop(seed, None)  # let a later request try again
+        raise
+
+
+def precompute_defaults() -> None:
+    """Train the default seed in this process at start-up (under gunicorn --preload, once for all workers)."""
+    seed = L.TRAINING_SEEDS[0]
+    with _runs_lock:
+        if seed not in _runs:
+            _runs[seed] = Future()
+            _runs[seed].set_result(train_all(seed))
+
+
+@lru_cache(maxsize=len(L.TRAINING_SEEDS))
+def loss_figure(seed: int) -> dict:
+    curves = {h: (run.losses, run.test_loss) for h, run in training_runs(seed).items()}
+    return figures.loss_curves(curves, training.SINGLE_MIXING_FLOOR)
+
+
+@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS))
+def learned_heads(h: int, seed: int, k: int) -> tuple[dict, list]:
+    """The learned A^(i) on the display example at snapshot k, and per head the attention mass
+    on the own and the next cluster, averaged over MASS_EXAMPLES held-out examples."""
+    run = training_runs(seed)[h]
+    W = [run.snapshots[k][w] for w in training.WEIGHTS]
+    A = core.multi_head_attention(training.display_example(seed), *W, h).A
+    X_eval, _ = training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))
+    own, nxt = training.cluster_mass(core.multi_head_attention(X_eval, *W, h).A)
+    step = int(run.snapshot_steps[k])
+    titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
+    # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each of its tokens
+    return figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX), [own.tolist(), nxt.tolist()]
+
+
+def check_training_seed(seed) -> int:
+    if not (is_int(seed) and seed in L.TRAINING_SEEDS):
+        raise PreventUpdate
+    return seed
+
+
+def poll_training(seed, polls, tab):
+    """Start, or look in on, the training of the seed the student asked for, without waiting:
+    the page polls until it is done, so no request ever blocks on a training run."""
+    if tab != "learning":
+        raise PreventUpdate
+    seed = check_training_seed(seed)
+    if training_runs(seed, wait=False) is None:
+        return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
+    return seed, True, ""
+
+
+def check_trained_seed(seed) -> int:
+    """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
+    seed = check_training_seed(seed)
+    if training_runs(seed, wait=False) is None:
+        raise PreventUpdate
+    return seed
+
+
+def update_learning_loss(seed, tab):
+    if tab != "learning":
+        raise PreventUpdate
+    return loss_figure(check_trained_seed(seed))
+
+
+def update_learning_heads(seed, h, k, tab):
+    if tab != "learning":
+        raise PreventUpdate
+    h, seed = check_h(h), check_trained_seed(seed)
+    if not (is_int(k) and k in L.SNAPSHOTS):
+        raise PreventUpdate
+    attention, (own, nxt) = learned_heads(h, seed, k)
+    return attention, mass_table(own, nxt)
+
+
+def mass_table(own: list, nxt: list) -> dbc.Table:
+    rows = [html.Tr([html.Th(f"head {i + 1}"), html.Td(f"{o:.2f}"), html.Td(f"{x:.2f}")])
+            for i, (o, x) in enumerate(zip(own, nxt))]
+    return dbc.Table(
+        [html.Thead(html.Tr([html.Th("attention mass"), html.Th("own cluster"), html.Th("next cluster")])),
+         html.Tbody(rows)],
+        size="sm", bordered=False, striped=True, className="mass-table w-auto",
+    )
+
+
 # ------------------------------------------------------------ registration
 
 
@@ -188,6 +323,18 @@ def register(app) -> None:
         Input(L.POSITIONS, "value"), Input(L.EQ_HEAD, "value"),
     )(update_equivariance)
 
+    app.callback(
+        Output(L.LEARN_READY, "data"), Output(L.LEARN_POLL, "disabled"), Output(L.LEARN_STATUS, "children"),
+        Input(L.LEARN_REQUESTED, "data"), Input(L.LEARN_POLL, "n_intervals"), Input(L.TAB, "value"),
+        prevent_initial_call=True,
+    )(poll_training)
+    app.callback(Output(L.LEARN_LOSS, "figure"), Input(L.LEARN_READY, "data"), Input(L.TAB, "value"))(
+        update_learning_loss)
+    app.callback(
+        Output(L.LEARN_ATTENTION, "figure"), Output(L.LEARN_MASS, "children"),
+        Input(L.LEARN_READY, "data"), Input(L.HEADS, "value"), Input(L.LEARN_STEP, "value"), Input(L.TAB, "value"),
+    )(update_learning_heads)
+
     # In the browser, with no server round trip: see assets/clientside.js.
     sections = [Output(L.section_id(tab), "hidden") for tab in L.TABS]
     app.clientside_callback(ClientsideFunction("explorer", "showTab"), *sections, Input(L.TAB, "value"))
@@ -205,6 +352,17 @@ def register(app) -> None:
         ClientsideFunction("explorer", "reorder"), Output(L.PERM, "value", allow_duplicate=True),
         Input(L.SHUFFLE, "n_clicks"), Input(L.REVERSE, "n_clicks"), Input(L.IDENTITY, "n_clicks"),
         State(L.PERM, "value"), State(L.CONFIG, "data"), prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction("explorer", "train"), Output(L.LEARN_REQUESTED, "data"),
+        Input(L.LEARN_TRAIN, "n_clicks"), State(L.LEARN_SEED, "value"), prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction("explorer", "play"),
+        Output(L.LEARN_STEP, "value"), Output(L.LEARN_TIMER, "disabled"), Output(L.LEARN_PLAY, "children"),
+        Input(L.LEARN_PLAY, "n_clicks"), Input(L.LEARN_TIMER, "n_intervals"),
+        State(L.LEARN_STEP, "value"), State(L.LEARN_TIMER, "disabled"), State(L.CONFIG, "data"),
+        prevent_initial_call=True,
     )
     app.clientside_callback(
         ClientsideFunction("explorer", "syncUrl"),

@@ -11,6 +11,8 @@ import base64
 
 import numpy as np
 
+from .attention import merge_heads
+
 # Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
 # ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
 ATTENTION_SCALE = [[k / 8, c] for k, c in enumerate(
@@ -130,11 +132,11 @@ def heatmap_grid(
         axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": 10}}
         layout["xaxis" + sx] = {
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
-            **_ticks(col_labels[p] if col_labels else None, n_cols),
+            **_ticks(col_labels[p] if col_labels else None, n_cols, cols),
         }
         layout["yaxis" + sx] = {
             **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
-            "title": {"text": y_title if p % cols == 0 else ""}, **_ticks(row_labels[p] if row_labels else None, n_rows),
+            "title": {"text": y_title if p % cols == 0 else ""}, **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
         }
         layout["annotations"].append({
             "text": f"<b>{title}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
@@ -143,9 +145,11 @@ def heatmap_grid(
     return {"data": data, "layout": layout}
 
 
-def _ticks(labels, count: int) -> dict:
+def _ticks(labels, count: int, cols: int) -> dict:
+    """Every row and column where there is room; in a row of four small panels, every fourth
+    (the clusters of the worked example are four tokens each)."""
     if labels is None:
-        return {"tickmode": "linear", "dtick": 1 if count <= 12 else 4, "tick0": 0}
+        return {"tickmode": "linear", "dtick": 1 if cols <= 3 and count <= 12 else 4, "tick0": 0}
     return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": list(labels)}
 
 
@@ -283,7 +287,7 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> dict:
     """Q, K, V (each (h, n, d_k), as split by head) side by side as n x d matrices,
     with the h column blocks Q_i, K_i, V_i outlined and named."""
     h, n, d_k = Q.shape
-    full = [M.transpose(1, 0, 2).reshape(n, h * d_k) for M in (Q, K, V)]
+    full = [merge_heads(M) for M in (Q, K, V)]
     fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
                        y_title="token", value_name="value", panel_px=300)
@@ -343,3 +347,44 @@ def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, p
         [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
         col_labels=[ident, permuted, permuted], panel_px=300)
+
+
+# ---------------------------------------------------------------- learning
+
+
+def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
+    """The two mixings the task asks for at once: one matrix cannot be both."""
+    return heatmap_grid([own, nxt], ["features 0–3: own cluster", "features 4–7: next cluster"], max_cols=2,
+                        colorbar_title="weight", panel_px=260)
+
+
+def loss_curves(curves: dict, floor: float) -> dict:
+    """Training loss against step, one panel per h (curves: h -> (losses, test_loss)), log scale,
+    with the dashed line every single mixing is stuck at."""
+    hs = sorted(curves)
+    k = len(hs)
+    layout = base_layout(height=300, showlegend=False, annotations=[], shapes=[],
+                         margin={"l": 55, "r": 10, "t": 50, "b": 45})
+    data = []
+    for p, ((xd, _), h) in enumerate(zip(_grid_domains(k, k, gap=0.05), hs)):
+        sx = "" if p == 0 else str(p + 1)
+        losses, test_loss = curves[h]
+        data.append({"type": "scatter", "mode": "lines", "x": typed_array(np.arange(len(losses)), "u2"),
+                     "y": typed_array(losses), "xaxis": "x" + sx, "yaxis": "y" + sx,
+                     "line": {"width": 1.5, "color": CLUSTER_COLOURS[1]},
+                     "hovertemplate": f"h = {h}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>"})
+        layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step"}, "gridcolor": _GRID,
+                                "range": [0, len(losses)]}
+        layout["yaxis" + sx] = {"anchor": "x" + sx, "type": "log", "range": [-2.3, 0.2], "gridcolor": _GRID,
+                                "tickvals": [0.01, 0.03, 0.1, 0.3, 1], "ticktext": ["0.01", "0.03", "0.1", "0.3", "1"],
+                                "title": {"text": "loss (MSE)" if p == 0 else ""}, "showticklabels": p == 0,
+                                **({"matches": "y"} if p else {})}
+        layout["shapes"].append({"type": "line", "xref": f"x{sx} domain", "yref": "y" + sx, "x0": 0, "x1": 1,
+                                 "y0": floor, "y1": floor, "line": {"dash": "dash", "width": 1.5, "color": "#D55E00"}})
+        layout["annotations"].append({
+            "text": f"<b>h = {h}</b><br>test MSE {test_loss:.3f}", "showarrow": False, "xref": "paper",
+            "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": 1.0, "yanchor": "bottom", "xanchor": "center"})
+    layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
+                                  "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
+                                  "font": {"size": 11, "color": "#D55E00"}})
+    return {"data": data, "layout": layout}

@@ -8,11 +8,11 @@ from pathlib import Path
 import dash_bootstrap_components as dbc
 from dash import dcc, html
 
-from . import figures
+from . import figures, training
 from .attention import HEAD_CHOICES, N_TOKENS
 
 CONTENT = Path(__file__).parent / "content"
-# The same Markdown with its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
+# The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
 RENDERED = CONTENT / "rendered"
 
 # ---- ids: every callback refers to these, never to a literal string
@@ -38,8 +38,23 @@ EQ_HEAD = "eq-head"
 EQ_CHECK = "eq-check"
 EQ_INPUTS = "eq-inputs"
 EQ_ATTENTION = "eq-attention"
+LEARN_SEED = "learn-seed"
+LEARN_TRAIN = "learn-train"
+LEARN_REQUESTED = "learn-requested"  # the training seed asked for with "train"
+LEARN_READY = "learn-ready"  # the training seed whose runs are shown
+LEARN_POLL = "learn-poll"
+LEARN_STATUS = "learn-status"
+LEARN_TASK = "learn-task"
+LEARN_LOSS = "learn-loss"
+LEARN_STEP = "learn-step"
+LEARN_PLAY = "learn-play"
+LEARN_TIMER = "learn-timer"
+LEARN_ATTENTION = "learn-attention"
+LEARN_MASS = "learn-mass"
 
 SEEDS = range(100)
+TRAINING_SEEDS = range(10)
+SNAPSHOTS = range(training.STEPS // training.SNAPSHOT_EVERY + 1)  # slider positions: step = k * SNAPSHOT_EVERY
 DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
 DEFAULT_PERM = " ".join(map(str, range(N_TOKENS)))
@@ -47,6 +62,7 @@ TABS = {  # value -> label, in the seed's order
     "example": "Worked example",
     "mixing": "Single vs multi-head",
     "equivariance": "Equivariance",
+    "learning": "Learning",
 }
 DEFAULT_TAB = "example"
 # A focus of 0 means "all heads"; k >= 1 brings head k forward.
@@ -60,7 +76,7 @@ def section_id(tab: str) -> str:
 @cache
 def markdown(name: str) -> dcc.Markdown:
     """A section of the seed's text. Its raw HTML is our own build output, never user input."""
-    text = (RENDERED / f"{name}.html.md").read_text(encoding="utf-8")
+    text = (RENDERED / f"{name}.html").read_text(encoding="utf-8")
     return dcc.Markdown(text, dangerously_allow_html=True, className="prose")
 
 
@@ -182,10 +198,48 @@ def equivariance_section() -> html.Section:
     )
 
 
+def learning_section() -> html.Section:
+    trainer = html.Div(
+        [
+            html.Label("training seed", htmlFor=LEARN_SEED, className="small mb-0"),
+            dcc.Dropdown(id=LEARN_SEED, options=list(TRAINING_SEEDS), value=0, clearable=False, searchable=False,
+                         className="control"),
+            dbc.Button("train h = 1, 2, 4, 8", id=LEARN_TRAIN, color="primary"),
+            html.Span(id=LEARN_STATUS, className="small text-body-secondary", role="status"),
+            dcc.Store(id=LEARN_REQUESTED, data=TRAINING_SEEDS[0]),
+            dcc.Store(id=LEARN_READY, data=TRAINING_SEEDS[0]),
+            dcc.Interval(id=LEARN_POLL, interval=300, disabled=True),
+        ],
+        className="d-flex align-items-center gap-2 flex-wrap mb-2",
+    )
+    last = SNAPSHOTS[-1]
+    player = html.Div(
+        [
+            dbc.Button("play", id=LEARN_PLAY, color="secondary", outline=True, size="sm"),
+            html.Div(dcc.Slider(id=LEARN_STEP, min=0, max=last, step=1, value=last, updatemode="drag",
+                                marks={k: str(k * training.SNAPSHOT_EVERY) for k in range(0, last + 1, 5)}),
+                     className="flex-grow-1"),
+            dcc.Interval(id=LEARN_TIMER, interval=400, disabled=True),
+        ],
+        className="d-flex align-items-center gap-2",
+    )
+    return html.Section(
+        [
+            text_beside_view(["learning"], [trainer, graph(LEARN_TASK, figures.target_mixing_figure(
+                *training.target_mixings()))]),
+            graph(LEARN_LOSS, className="mb-4"),
+            text_beside_view(["learning_heads"], [html.Div("training step", className="small"), player,
+                                                 graph(LEARN_ATTENTION), html.Div(id=LEARN_MASS, className="mt-2")]),
+        ],
+        id=section_id("learning"),
+        hidden=True,
+    )
+
+
 def client_config() -> dict:
     """Defaults and allowed values, for the browser's URL and button logic (assets/clientside.js)."""
     return {"h": DEFAULT_HEADS, "seed": DEFAULT_SEED, "tab": DEFAULT_TAB, "perm": DEFAULT_PERM,
-            "heads": list(HEAD_CHOICES), "seeds": len(SEEDS), "tabs": list(TABS)}
+            "heads": list(HEAD_CHOICES), "seeds": len(SEEDS), "tabs": list(TABS), "snapshots": len(SNAPSHOTS)}
 
 
 def make_layout() -> html.Div:
@@ -195,7 +249,7 @@ def make_layout() -> html.Div:
             dcc.Store(id=CONFIG, data=client_config()),
             controls(),
             dbc.Container(
-                [example_section(), mixing_section(), equivariance_section()],
+                [example_section(), mixing_section(), equivariance_section(), learning_section()],
                 fluid="xxl",
                 className="py-3",
                 id="main",

@@ -40,3 +40,9 @@ def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, he
 def change_of_heads(h, seed, tab="example") -> list[dict]:
     """Every server request one change of h triggers while `tab` is shown."""
     return [example_body(h, seed, tab), mixing_body(h, seed, tab), eq_body(h=h, seed=seed, tab=tab)]
+
+
+def press_train_body(seed=0, polls=0) -> dict:
+    """What "train" (and each poll after it) posts: start or look in on the training of `seed`."""
+    return body([(L.LEARN_READY, "data"), (L.LEARN_POLL, "disabled"), (L.LEARN_STATUS, "children")],
+                [(L.LEARN_REQUESTED, "data", seed), (L.LEARN_POLL, "n_intervals", polls), (L.TAB, "value", "learning")])

@@ -55,6 +55,19 @@ def test_intermediates_are_consistent():
     np.testing.assert_allclose(r.output, r.concat @ ex.W_O)
 
 
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_a_batch_equals_each_sequence_on_its_own(h):
+    rng = np.random.default_rng(h)
+    X = rng.normal(size=(5, 12, 8))
+    W = rng.normal(size=(4, 8, 8))
+    batch = multi_head_attention(X, *W, h)
+    assert batch.A.shape == (5, h, 12, 12) and batch.output.shape == (5, 12, 8)
+    for b in range(5):
+        one = multi_head_attention(X[b], *W, h)
+        for field in ("Q", "K", "V", "logits", "A", "heads", "concat", "output"):
+            np.testing.assert_allclose(getattr(batch, field)[b], getattr(one, field), atol=1e-12)
+
+
 def test_bilinear_forms_give_the_logits():
     ex = worked_example(2)
     r = multi_head_attention(*ex[:5], 4)

@@ -132,7 +132,35 @@ def test_url_opens_that_state_and_back_works(page):
     assert page.inner_text("#heads").strip() == "2"
 
 
-@pytest.mark.parametrize("tab", ["example", "mixing", "equivariance"])
+def test_learning_tab_trains_and_replays(page):
+    from dashboard import callbacks
+
+    page.goto(page.base + "/?tab=learning&h=2")
+    wait_heads(page, "learn-loss", "scatter", 4)
+    wait_heads(page, "learn-attention", "heatmap", 2)
+    notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
+    assert "test MSE 0.354" in " ".join(page.evaluate(notes))
+    own, nxt = callbacks.learned_heads(2, 0, 20)[1]
+    for i in range(2):
+        assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
+
+    # train another seed: the curves change to that seed's runs
+    choose(page, "learn-seed", "3")
+    page.click("#learn-train")
+    expected = f"test MSE {callbacks.training_runs(3)[1].test_loss:.3f}"
+    page.wait_for_function(f"() => ({notes})().some(t => t.includes('{expected}'))", timeout=20000)
+
+    # play from the start: the slider moves and the heads are drawn at earlier steps
+    page.click("#learn-play")
+    page.wait_for_function("() => document.querySelector('#learn-attention .js-plotly-plot')"
+                           "._fullData[0].hovertemplate.includes('step 0')", timeout=20000)
+    page.wait_for_function("() => document.querySelector('#learn-attention .js-plotly-plot')"
+                           "._fullData[0].hovertemplate.includes('step 400')", timeout=30000)
+    assert page.inner_text("#learn-play") == "play"
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("tab", ["example", "mixing", "equivariance", "learning"])
 def test_phone_width_does_not_scroll_sideways(browser, app_url, tab):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

@@ -21,7 +21,7 @@ def test_every_seed_heading_is_in_the_content():
 @pytest.mark.parametrize("name", SECTIONS)
 def test_rendered_copy_matches_its_source(name):
     source = (layout.CONTENT / f"{name}.md").read_bytes()
-    rendered = (layout.RENDERED / f"{name}.html.md").read_text()
+    rendered = (layout.RENDERED / f"{name}.html").read_text()
     digest = re.search(r"sha256 ([0-9a-f]{64})", rendered.splitlines()[0]).group(1)
     assert digest == hashlib.sha256(source).hexdigest(), "run tools/build_assets.sh"
     assert "$" not in rendered.split("\n", 1)[1].replace("\\$", ""), "untypeset LaTeX left"

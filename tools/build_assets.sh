@@ -18,4 +18,4 @@ npx esbuild plotly-entry.js --bundle --minify --format=iife --global-name=Plotly
 
 # The explanation's formulas, typeset to SVG once, so the page loads no MathJax.
 rm -rf "$top/dashboard/content/rendered"
-node render-math.js "$top/dashboard/content" "$top/dashboard/content/rendered"
+node render-math.js "$top/dashboard/content" "$top/dashboard/content/rendered"  # Markdown + LaTeX -> HTML + SVG
