@@ -7,6 +7,22 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return dash_clientside.callback_context.outputs_list.map((o) => o.id !== "section-" + tab);
     },
 
+    // Phone or not: figures put fewer panels in a row on a narrow page; turning the phone updates it.
+    pageWidth: function (pathname, config) {
+      const isNarrow = () => window.innerWidth < config.narrowWidth;
+      if (!window.explorerWatchesWidth) {
+        window.explorerWatchesWidth = true;
+        let narrow = isNarrow();
+        window.addEventListener("resize", () => {
+          if (isNarrow() !== narrow) {
+            narrow = isNarrow();
+            dash_clientside.set_props("narrow", { data: narrow });
+          }
+        });
+      }
+      return isNarrow();
+    },
+
     // Head buttons follow h: 'all' + 'head 1..h' for the cube, 'head 1..h' for the equivariance view.
     // A chosen head that no longer exists falls back to 'all' (cube) or head 1.
     headOptions: function (h, cubeFocus, eqHead, config) {

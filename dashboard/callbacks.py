@@ -24,8 +24,8 @@ from . import attention as core
 from . import figures, training
 from . import layout as L
 
-# Every (h, seed) pair the controls allow: 4 x 100 = 400 entries at most per cache.
-CACHE_SIZE = len(core.HEAD_CHOICES) * len(L.SEEDS)
+# Every (h, seed, narrow) the controls and the two page widths allow: 4 x 100 x 2 = 800 entries at most.
+CACHE_SIZE = len(core.HEAD_CHOICES) * len(L.SEEDS) * 2
 MAX_PERM_TEXT = 200  # characters; a longer typed order is refused before parsing
 
 
@@ -91,9 +91,9 @@ def token_figure(seed: int) -> dict:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def example_figures(h: int, seed: int) -> tuple[dict, dict]:
+def example_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
     r = model(h, seed)[1]
-    return figures.block_views(r.Q, r.K, r.V), figures.attention_heatmaps(r.A)
+    return figures.block_views(r.Q, r.K, r.V, narrow), figures.attention_heatmaps(r.A, narrow)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -102,11 +102,11 @@ def cube_data(h: int, seed: int) -> list[dict]:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def mixing_figures(h: int, seed: int) -> tuple[dict, dict]:
+def mixing_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
     ex, r = model(h, seed)
     A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K)
     zmax = float(max(A_single.max(), r.A.max()))
-    return figures.single_head_heatmap(A_single, zmax), figures.multi_head_heatmaps(r.A, zmax)
+    return figures.single_head_heatmap(A_single, zmax), figures.multi_head_heatmaps(r.A, zmax, narrow)
 
 
 def update_tokens(seed, tab):
@@ -116,13 +116,13 @@ def update_tokens(seed, tab):
     return token_figure(check_seed(seed))
 
 
-def update_example(h, seed, tab, focus):
+def update_example(h, seed, tab, narrow, focus):
     """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
     only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
     if tab != "example":
         raise PreventUpdate
     h, seed = check_controls(h, seed)
-    blocks, heatmaps = example_figures(h, seed)
+    blocks, heatmaps = example_figures(h, seed, narrow is True)
     cube = Patch()
     cube["data"] = with_focus(cube_data(h, seed), head_index(focus, h))
     return blocks, heatmaps, cube
@@ -136,13 +136,13 @@ def with_focus(traces: list[dict], focus: int | None) -> list[dict]:
             for i, t in enumerate(traces)]
 
 
-def update_mixing(h, seed, tab):
+def update_mixing(h, seed, tab, narrow):
     if tab != "mixing":
         raise PreventUpdate
-    return mixing_figures(*check_controls(h, seed))
+    return mixing_figures(*check_controls(h, seed), narrow is True)
 
 
-def update_equivariance(h, seed, tab, perm_text, positions, head):
+def update_equivariance(h, seed, tab, narrow, perm_text, positions, head):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
     if tab != "equivariance":
         raise PreventUpdate
@@ -157,7 +157,8 @@ def update_equivariance(h, seed, tab, perm_text, positions, head):
     check = core.equivariance_check(*ex[:5], h, perm, positions=E)
     inputs = figures.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm)
     A_X, A_PX = check.original.A[i], check.permuted.A[i]
-    attention = figures.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i)
+    attention = figures.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i,
+                                               narrow is True)
     return inputs, attention, equivariance_verdict(check, with_positions), False, ""
 
 
@@ -231,14 +232,14 @@ def precompute_defaults() -> None:
             _runs[seed].set_result(train_all(seed))
 
 
-@lru_cache(maxsize=len(L.TRAINING_SEEDS))
-def loss_figure(seed: int) -> dict:
+@lru_cache(maxsize=len(L.TRAINING_SEEDS) * 2)
+def loss_figure(seed: int, narrow: bool) -> dict:
     curves = {h: (run.losses, run.test_loss) for h, run in training_runs(seed).items()}
-    return figures.loss_curves(curves, training.SINGLE_MIXING_FLOOR)
+    return figures.loss_curves(curves, training.SINGLE_MIXING_FLOOR, narrow)
 
 
-@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS))
-def learned_heads(h: int, seed: int, k: int) -> tuple[dict, list]:
+@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS) * 2)
+def learned_heads(h: int, seed: int, k: int, narrow: bool) -> tuple[dict, list]:
     """The learned A^(i) on the display example at snapshot k, and per head the attention mass
     on the own and the next cluster, averaged over MASS_EXAMPLES held-out examples."""
     run = training_runs(seed)[h]
@@ -249,7 +250,8 @@ def learned_heads(h: int, seed: int, k: int) -> tuple[dict, list]:
     step = int(run.snapshot_steps[k])
     titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
     # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each of its tokens
-    return figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX), [own.tolist(), nxt.tolist()]
+    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, max_cols=figures.NARROW_COLUMNS if narrow else 4)
+    return grid, [own.tolist(), nxt.tolist()]
 
 
 def check_training_seed(seed) -> int:
@@ -277,19 +279,19 @@ def check_trained_seed(seed) -> int:
     return seed
 
 
-def update_learning_loss(seed, tab):
+def update_learning_loss(seed, tab, narrow):
     if tab != "learning":
         raise PreventUpdate
-    return loss_figure(check_trained_seed(seed))
+    return loss_figure(check_trained_seed(seed), narrow is True)
 
 
-def update_learning_heads(seed, h, k, tab):
+def update_learning_heads(seed, h, k, tab, narrow):
     if tab != "learning":
         raise PreventUpdate
     h, seed = check_h(h), check_trained_seed(seed)
     if not (is_int(k) and k in L.SNAPSHOTS):
         raise PreventUpdate
-    attention, (own, nxt) = learned_heads(h, seed, k)
+    attention, (own, nxt) = learned_heads(h, seed, k, narrow is True)
     return attention, mass_table(own, nxt)
 
 
@@ -310,17 +312,18 @@ def register(app) -> None:
     app.callback(Output(L.TOKENS, "figure"), Input(L.SEED, "value"), Input(L.TAB, "value"))(update_tokens)
     app.callback(
         Output(L.BLOCKS, "figure"), Output(L.HEATMAPS, "figure"), Output(L.CUBE, "figure"),
-        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), State(L.CUBE_FOCUS, "value"),
+        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), Input(L.NARROW, "data"),
+        State(L.CUBE_FOCUS, "value"),
     )(update_example)
     app.callback(
         Output(L.MIX_SINGLE, "figure"), Output(L.MIX_MULTI, "figure"),
-        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"),
+        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), Input(L.NARROW, "data"),
     )(update_mixing)
     app.callback(
         Output(L.EQ_INPUTS, "figure"), Output(L.EQ_ATTENTION, "figure"), Output(L.EQ_CHECK, "children"),
         Output(L.PERM, "invalid"), Output(L.PERM_FEEDBACK, "children"),
-        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), Input(L.PERM, "value"),
-        Input(L.POSITIONS, "value"), Input(L.EQ_HEAD, "value"),
+        Input(L.HEADS, "value"), Input(L.SEED, "value"), Input(L.TAB, "value"), Input(L.NARROW, "data"),
+        Input(L.PERM, "value"), Input(L.POSITIONS, "value"), Input(L.EQ_HEAD, "value"),
     )(update_equivariance)
 
     app.callback(
@@ -328,14 +331,17 @@ def register(app) -> None:
         Input(L.LEARN_REQUESTED, "data"), Input(L.LEARN_POLL, "n_intervals"), Input(L.TAB, "value"),
         prevent_initial_call=True,
     )(poll_training)
-    app.callback(Output(L.LEARN_LOSS, "figure"), Input(L.LEARN_READY, "data"), Input(L.TAB, "value"))(
-        update_learning_loss)
+    app.callback(Output(L.LEARN_LOSS, "figure"), Input(L.LEARN_READY, "data"), Input(L.TAB, "value"),
+                 Input(L.NARROW, "data"))(update_learning_loss)
     app.callback(
         Output(L.LEARN_ATTENTION, "figure"), Output(L.LEARN_MASS, "children"),
         Input(L.LEARN_READY, "data"), Input(L.HEADS, "value"), Input(L.LEARN_STEP, "value"), Input(L.TAB, "value"),
+        Input(L.NARROW, "data"),
     )(update_learning_heads)
 
     # In the browser, with no server round trip: see assets/clientside.js.
+    app.clientside_callback(ClientsideFunction("explorer", "pageWidth"), Output(L.NARROW, "data"),
+                            Input(L.URL, "pathname"), State(L.CONFIG, "data"))
     sections = [Output(L.section_id(tab), "hidden") for tab in L.TABS]
     app.clientside_callback(ClientsideFunction("explorer", "showTab"), *sections, Input(L.TAB, "value"))
     app.clientside_callback(

@@ -62,16 +62,14 @@ def base_layout(**extra) -> dict:
 
 
 def _grid_domains(k: int, cols: int, gap: float = 0.06):
-    """Yields (x_domain, y_domain) for k panels, `cols` per row, filled row by row from the top."""
+    """Yields (x_domain, y_domain) for k equal panels, `cols` per row, filled row by row from the top."""
     rows = -(-k // cols)
-    w, hgt = 1 / cols, 1 / rows
+    w = (1 - (cols - 1) * gap) / cols
+    hgt = (1 - (rows - 1) * gap * 1.5) / rows  # taller gaps between rows: they hold the panel titles
     for p in range(k):
         r, c = divmod(p, cols)
-        x0 = c * w + (gap / 2 if c else 0)
-        x1 = (c + 1) * w - (gap / 2 if c < cols - 1 else 0)
-        y1 = 1 - r * hgt - (gap if r else 0)
-        y0 = 1 - (r + 1) * hgt + gap
-        yield [x0, x1], [max(y0, 0), y1]
+        x0, y1 = c * (w + gap), 1 - r * (hgt + gap * 1.5)
+        yield [x0, x0 + w], [max(y1 - hgt, 0), y1]
 
 
 def heatmap_grid(
@@ -146,16 +144,19 @@ def heatmap_grid(
 
 
 def _ticks(labels, count: int, cols: int) -> dict:
-    """Every row and column where there is room; in a row of four small panels, every fourth
-    (the clusters of the worked example are four tokens each)."""
+    """Every row and column of a lone panel or a short axis; else every fourth, which marks
+    the worked example's clusters of four tokens."""
     if labels is None:
-        return {"tickmode": "linear", "dtick": 1 if cols <= 3 and count <= 12 else 4, "tick0": 0}
+        return {"tickmode": "linear", "dtick": 1 if cols == 1 or count <= 8 else 4, "tick0": 0}
     return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": list(labels)}
 
 
-def attention_heatmaps(A: np.ndarray) -> dict:
-    """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row."""
-    return heatmap_grid(A, [head_label(i) for i in range(len(A))], colorbar_title="A⁽ⁱ⁾ᵣⱼ")
+NARROW_COLUMNS = 2  # panels a row on a phone
+
+
+def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
+    """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row (two on a phone)."""
+    return heatmap_grid(A, [head_label(i) for i in range(len(A))], max_cols=NARROW_COLUMNS if narrow else 4)
 
 
 # ------------------------------------------------------------------ cube
@@ -283,12 +284,13 @@ def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
     return {"data": data, "layout": layout}
 
 
-def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> dict:
+def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, narrow: bool = False) -> dict:
     """Q, K, V (each (h, n, d_k), as split by head) side by side as n x d matrices,
     with the h column blocks Q_i, K_i, V_i outlined and named."""
     h, n, d_k = Q.shape
     full = [merge_heads(M) for M in (Q, K, V)]
-    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, zmin=None,
+    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=NARROW_COLUMNS if narrow else 3,
+                       zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
                        y_title="token", value_name="value", panel_px=300)
     subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -313,13 +315,13 @@ def single_head_heatmap(A_single: np.ndarray, zmax: float) -> dict:
     return heatmap_grid([A_single], ["A, for every column block"], zmax=zmax, panel_px=330)
 
 
-def multi_head_heatmaps(A: np.ndarray, zmax: float) -> dict:
+def multi_head_heatmaps(A: np.ndarray, zmax: float, narrow: bool = False) -> dict:
     """A^(i) labelled by the output columns it mixes: head i writes columns i*d_k .. (i+1)*d_k - 1."""
     h, n, _ = A.shape
     d_k = 8 // h if 8 % h == 0 else 1
     titles = [f"{head_label(i)}: cols {i * d_k}–{(i + 1) * d_k - 1}" if d_k > 1 else f"{head_label(i)}: col {i}"
               for i in range(h)]
-    return heatmap_grid(A, titles, zmax=zmax, max_cols=min(4, h) if h < 8 else 4,
+    return heatmap_grid(A, titles, zmax=zmax, max_cols=NARROW_COLUMNS if narrow else 4,
                         panel_px=330 if h == 1 else 230)
 
 
@@ -339,12 +341,14 @@ def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm) -> dict:
                         row_labels=rows, panel_px=300)
 
 
-def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, perm, head: int) -> dict:
+def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, perm, head: int,
+                           narrow: bool = False) -> dict:
     """For one head: A(X), A(PX) and P A(X) P^T, each (n, n); the last two are equal when equivariance holds."""
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
     label = head_label(head)
     return heatmap_grid(
-        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3,
+        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"],
+        max_cols=NARROW_COLUMNS if narrow else 3,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
         col_labels=[ident, permuted, permuted], panel_px=300)
 
@@ -358,15 +362,16 @@ def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
                         colorbar_title="weight", panel_px=260)
 
 
-def loss_curves(curves: dict, floor: float) -> dict:
+def loss_curves(curves: dict, floor: float, narrow: bool = False) -> dict:
     """Training loss against step, one panel per h (curves: h -> (losses, test_loss)), log scale,
     with the dashed line every single mixing is stuck at."""
     hs = sorted(curves)
     k = len(hs)
-    layout = base_layout(height=300, showlegend=False, annotations=[], shapes=[],
+    cols = NARROW_COLUMNS if narrow else k
+    layout = base_layout(height=300 * -(-k // cols), showlegend=False, annotations=[], shapes=[],
                          margin={"l": 55, "r": 10, "t": 50, "b": 45})
     data = []
-    for p, ((xd, _), h) in enumerate(zip(_grid_domains(k, k, gap=0.05), hs)):
+    for p, ((xd, yd), h) in enumerate(zip(_grid_domains(k, cols, gap=0.08), hs)):
         sx = "" if p == 0 else str(p + 1)
         losses, test_loss = curves[h]
         data.append({"type": "scatter", "mode": "lines", "x": typed_array(np.arange(len(losses)), "u2"),
@@ -375,15 +380,16 @@ def loss_curves(curves: dict, floor: float) -> dict:
                      "hovertemplate": f"h = {h}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>"})
         layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step"}, "gridcolor": _GRID,
                                 "range": [0, len(losses)]}
-        layout["yaxis" + sx] = {"anchor": "x" + sx, "type": "log", "range": [-2.3, 0.2], "gridcolor": _GRID,
+        layout["yaxis" + sx] = {"anchor": "x" + sx, "domain": yd, "type": "log", "range": [-2.3, 0.2], "gridcolor": _GRID,
                                 "tickvals": [0.01, 0.03, 0.1, 0.3, 1], "ticktext": ["0.01", "0.03", "0.1", "0.3", "1"],
-                                "title": {"text": "loss (MSE)" if p == 0 else ""}, "showticklabels": p == 0,
+                                "title": {"text": "loss (MSE)" if p % cols == 0 else ""},
+                                "showticklabels": p % cols == 0,
                                 **({"matches": "y"} if p else {})}
         layout["shapes"].append({"type": "line", "xref": f"x{sx} domain", "yref": "y" + sx, "x0": 0, "x1": 1,
                                  "y0": floor, "y1": floor, "line": {"dash": "dash", "width": 1.5, "color": "#D55E00"}})
         layout["annotations"].append({
             "text": f"<b>h = {h}</b><br>test MSE {test_loss:.3f}", "showarrow": False, "xref": "paper",
-            "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": 1.0, "yanchor": "bottom", "xanchor": "center"})
+            "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
     layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
                                   "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
                                   "font": {"size": 11, "color": "#D55E00"}})

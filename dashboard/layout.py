@@ -18,6 +18,7 @@ RENDERED = CONTENT / "rendered"
 # ---- ids: every callback refers to these, never to a literal string
 URL = "url"
 CONFIG = "config"
+NARROW = "narrow"  # true on a phone-width page: figures put fewer panels in a row
 HEADS = "heads"
 SEED = "seed"
 TAB = "tab"
@@ -65,6 +66,7 @@ TABS = {  # value -> label, in the seed's order
     "learning": "Learning",
 }
 DEFAULT_TAB = "example"
+NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint, below which the page is a phone's
 # A focus of 0 means "all heads"; k >= 1 brings head k forward.
 ALL_HEADS = 0
 
@@ -137,7 +139,9 @@ def controls() -> dbc.Navbar:
             className="gap-2 flex-wrap",
         ),
         sticky="top",
-        className="controls border-bottom bg-body",
+        color="body",  # follows the light or dark theme, as the text colours do
+        dark=False,
+        className="controls border-bottom",
     )
 
 
@@ -239,7 +243,8 @@ def learning_section() -> html.Section:
 def client_config() -> dict:
     """Defaults and allowed values, for the browser's URL and button logic (assets/clientside.js)."""
     return {"h": DEFAULT_HEADS, "seed": DEFAULT_SEED, "tab": DEFAULT_TAB, "perm": DEFAULT_PERM,
-            "heads": list(HEAD_CHOICES), "seeds": len(SEEDS), "tabs": list(TABS), "snapshots": len(SNAPSHOTS)}
+            "heads": list(HEAD_CHOICES), "seeds": len(SEEDS), "tabs": list(TABS), "snapshots": len(SNAPSHOTS),
+            "narrowWidth": NARROW_WIDTH}
 
 
 def make_layout() -> html.Div:
@@ -247,6 +252,7 @@ def make_layout() -> html.Div:
         [
             dcc.Location(id=URL, refresh="callback-nav"),
             dcc.Store(id=CONFIG, data=client_config()),
+            dcc.Store(id=NARROW, data=False),
             controls(),
             dbc.Container(
                 [example_section(), mixing_section(), equivariance_section(), learning_section()],

@@ -20,12 +20,12 @@ def body(outputs, inputs, state=(), changed=None) -> dict:
     }
 
 
-def controls(h, seed, tab):
-    return [(L.HEADS, "value", h), (L.SEED, "value", seed), (L.TAB, "value", tab)]
+def controls(h, seed, tab, narrow=False):
+    return [(L.HEADS, "value", h), (L.SEED, "value", seed), (L.TAB, "value", tab), (L.NARROW, "data", narrow)]
 
 
-def example_body(h=8, seed=3, tab="example", focus=0) -> dict:
-    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab), [(L.CUBE_FOCUS, "value", focus)])
+def example_body(h=8, seed=3, tab="example", focus=0, narrow=False) -> dict:
+    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(L.CUBE_FOCUS, "value", focus)])
 
 
 def mixing_body(h=8, seed=3, tab="example") -> dict:

@@ -36,7 +36,7 @@ def open_view(page, query=""):
 
 def wait_heads(page, graph, kind, h):
     page.wait_for_function(
-        "([id, kind, h]) => { const gd = document.getElementById(id).querySelector('.js-plotly-plot');"
+        "([id, kind, h]) => { const gd = document.querySelector(`#${id} .js-plotly-plot`);"
         " return gd && gd._fullData && gd._fullData.filter(t => t.type === kind).length === h; }",
         arg=[graph, kind, h], timeout=20000)
 
@@ -140,7 +140,7 @@ def test_learning_tab_trains_and_replays(page):
     wait_heads(page, "learn-attention", "heatmap", 2)
     notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
     assert "test MSE 0.354" in " ".join(page.evaluate(notes))
-    own, nxt = callbacks.learned_heads(2, 0, 20)[1]
+    own, nxt = callbacks.learned_heads(2, 0, 20, False)[1]
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
 

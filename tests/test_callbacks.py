@@ -14,7 +14,7 @@ BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", 0)
+    blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", False, 0)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
@@ -38,23 +38,23 @@ def test_tokens_follow_the_seed_only():
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(callbacks.update_example(4, 0, "example", 2)[2])[("data",)]
+    data = patch_assignments(callbacks.update_example(4, 0, "example", False, 2)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(callbacks.update_example(4, 0, "example", bad)[2])[("data",)]
+        data = patch_assignments(callbacks.update_example(4, 0, "example", False, bad)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
 
 
 @pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
 def test_example_waits_while_another_tab_is_shown(tab):
     with pytest.raises(PreventUpdate):
-        callbacks.update_example(4, 0, tab, 0)
+        callbacks.update_example(4, 0, tab, False, 0)
 
 
 @pytest.mark.parametrize("h", BAD_CONTROLS)
 def test_bad_heads_get_no_update(h):
-    for fn, extra in [(callbacks.update_example, ("example", 0)), (callbacks.update_mixing, ("mixing",)),
-                      (callbacks.update_equivariance, ("equivariance", IDENTITY, False, 1))]:
+    for fn, extra in [(callbacks.update_example, ("example", False, 0)), (callbacks.update_mixing, ("mixing", False)),
+                      (callbacks.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
         with pytest.raises(PreventUpdate):
             fn(h, 0, *extra)
 
@@ -62,11 +62,11 @@ def test_bad_heads_get_no_update(h):
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seeds_get_no_update(seed):
     with pytest.raises(PreventUpdate):
-        callbacks.update_example(4, seed, "example", 0)
+        callbacks.update_example(4, seed, "example", False, 0)
 
 
 def test_mixing_shows_the_single_A_and_each_head():
-    single, multi = callbacks.update_mixing(8, 2, "mixing")
+    single, multi = callbacks.update_mixing(8, 2, "mixing", False)
     ex = worked_example(2)
     np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
     assert len(multi["data"]) == 8
@@ -75,7 +75,7 @@ def test_mixing_shows_the_single_A_and_each_head():
 
 def test_equivariance_holds_then_breaks_with_positions():
     perm = "11 10 9 8 7 6 5 4 3 2 1 0"
-    inputs, att, verdict, invalid, message = callbacks.update_equivariance(4, 5, "equivariance", perm, False, 2)
+    inputs, att, verdict, invalid, message = callbacks.update_equivariance(4, 5, "equivariance", False, perm, False, 2)
     assert invalid is False and message == ""
     A_PX, PAP = decode(att["data"][1]["z"]), decode(att["data"][2]["z"])
     np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
@@ -83,7 +83,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     gap = float(verdict.children[0].children[1].children)
     assert gap < 1e-12 and "holds" in verdict.className
 
-    _, att, verdict, _, _ = callbacks.update_equivariance(4, 5, "equivariance", perm, True, 2)
+    _, att, verdict, _, _ = callbacks.update_equivariance(4, 5, "equivariance", False, perm, True, 2)
     assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
     assert np.abs(decode(att["data"][1]["z"]) - decode(att["data"][2]["z"])).max() > 1e-3
 
@@ -95,7 +95,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     ("1 " * 500, "Type the 12"), ("0.5 1 2 3 4 5 6 7 8 9 10 11", "not a token number"), ("", "got 0"),
 ])
 def test_bad_typed_orders_get_a_message(text, fragment):
-    out = callbacks.update_equivariance(2, 0, "equivariance", text, False, 1)
+    out = callbacks.update_equivariance(2, 0, "equivariance", False, text, False, 1)
     assert out[:3] == (no_update, no_update, no_update) and out[3] is True
     assert fragment in out[4]
 
@@ -106,6 +106,12 @@ def test_typed_order_accepts_commas_and_spaces():
 
 
 def test_cache_is_bounded_to_the_controls_domain():
-    assert callbacks.CACHE_SIZE == 400
-    callbacks.update_example(8, 9, "example", 0)
-    assert callbacks.example_figures.cache_info().maxsize == 400
+    assert callbacks.CACHE_SIZE == 800
+    callbacks.update_example(8, 9, "example", False, 0)
+    assert callbacks.example_figures.cache_info().maxsize == 800
+
+
+@pytest.mark.parametrize("narrow, columns", [(False, 4), (True, 2), ("yes", 4), (1, 4), (None, 4)])
+def test_a_phone_page_gets_two_panels_a_row(narrow, columns):
+    _, heatmaps, _ = callbacks.update_example(8, 0, "example", narrow, 0)
+    assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

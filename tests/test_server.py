@@ -37,7 +37,7 @@ def test_valid_update_gives_the_core_values(client):
 
 
 def forged_requests():
-    for field, value in itertools.product(["h", "seed", "tab", "focus"], FORGED_VALUES):
+    for field, value in itertools.product(["h", "seed", "tab", "focus", "narrow"], FORGED_VALUES):
         yield example_body(**{field: value})
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
         yield eq_body(perm, positions=positions, head=head)
