@@ -1,10 +1,10 @@
 // Clientside callbacks: what needs no server round trip runs here.
-// `config` is the layout's CONFIG store: defaults and allowed values, defined once in dashboard/layout.py.
+// `config` is the layout's CONFIG store: defaults, allowed values and ids, defined once in dashboard/layout.py.
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   explorer: {
     // One section visible at a time; the others stay mounted so their figures and cameras persist.
-    showTab: function (tab) {
-      return dash_clientside.callback_context.outputs_list.map((o) => o.id !== "section-" + tab);
+    showTab: function (tab, config) {
+      return dash_clientside.callback_context.outputs_list.map((o) => o.id !== config.ids.section + tab);
     },
 
     // Phone or not: figures put fewer panels in a row on a narrow page; turning the phone updates it.
@@ -16,7 +16,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         window.addEventListener("resize", () => {
           if (isNarrow() !== narrow) {
             narrow = isNarrow();
-            dash_clientside.set_props("narrow", { data: narrow });
+            dash_clientside.set_props(config.ids.narrow, { data: narrow });
           }
         });
       }
@@ -54,13 +54,13 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       const trigger = dash_clientside.callback_context.triggered_id;
       const identity = config.perm.split(" ").map(Number);
       let order = identity;
-      if (trigger === "perm-shuffle") {
+      if (trigger === config.ids.shuffle) {
         order = identity.slice();
         for (let i = order.length - 1; i > 0; i--) {
           const j = Math.floor(Math.random() * (i + 1));
           [order[i], order[j]] = [order[j], order[i]];
         }
-      } else if (trigger === "perm-reverse") {
+      } else if (trigger === config.ids.reverse) {
         const current = String(text || "").trim().split(/[\s,;]+/).map(Number);
         const valid = current.length === identity.length && current.every(Number.isInteger);
         order = (valid ? current : identity).slice().reverse();
@@ -77,7 +77,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     play: function (clicks, ticks, step, paused, config) {
       const no = dash_clientside.no_update;
       const last = config.snapshots - 1;
-      if (dash_clientside.callback_context.triggered_id === "learn-play") {
+      if (dash_clientside.callback_context.triggered_id === config.ids.play) {
         return paused ? [step >= last ? 0 : no, false, "pause"] : [no, true, "play"];
       }
       return step + 1 >= last ? [last, true, "play"] : [step + 1, no, no];
@@ -88,7 +88,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     syncUrl: function (search, h, seed, tab, perm, positions, config) {
       const no = dash_clientside.no_update;
       const triggered = dash_clientside.callback_context.triggered.map((t) => t.prop_id);
-      const fromUrl = triggered.length === 0 || triggered.some((p) => p === "url.search" || p === ".");
+      const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
       if (fromUrl) {
         const q = new URLSearchParams(search || "");
         const int = (key, ok, fallback) => {

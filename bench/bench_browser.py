@@ -43,7 +43,7 @@ DRAWN = """([h]) => { window.drawn = new Promise(resolve => {
 
 def time_to_draw(page, url: str, rounds: int) -> list[float]:
     times = []
-    for k in range(rounds):
+    for _ in range(rounds):
         page.goto(url + "/?h=4")
         page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 2 && "
                                "document.querySelector('#cube .js-plotly-plot')._fullData.length >= 4")

@@ -20,7 +20,8 @@ def best_of(fn, number):
 
 def main():
     print(f"{'n':>5} {'d':>4} {'h':>3} {'batched':>12} {'seed loop':>12} {'speed-up':>9}")
-    for n, d, h, number in [(12, 8, 1, 2000), (12, 8, 8, 2000), (128, 64, 8, 200), (1024, 512, 8, 3), (1024, 512, 64, 3)]:
+    sizes = [(12, 8, 1, 2000), (12, 8, 8, 2000), (128, 64, 8, 200), (1024, 512, 8, 3), (1024, 512, 64, 3)]
+    for n, d, h, number in sizes:
         rng = np.random.default_rng(0)
         X = rng.normal(size=(n, d))
         W = rng.normal(size=(4, d, d)) / np.sqrt(d)

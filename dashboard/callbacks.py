@@ -2,8 +2,9 @@
 
 Every value here may come from a forged request, so each one is checked
 before use: a bad control value gets no update, a bad typed order gets a
-message. The server keeps no per-user state; the only memory is a bounded
-cache of pure functions of (h, seed).
+message. The server keeps no per-user state; its only memory is bounded
+caches of pure functions of what the controls allow: (h, seed, page width)
+and the training seeds.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from . import attention as core
 from . import figures, training
 from . import layout as L
 
-# Every (h, seed, narrow) the controls and the two page widths allow: 4 x 100 x 2 = 800 entries at most.
-CACHE_SIZE = len(core.HEAD_CHOICES) * len(L.SEEDS) * 2
+# Every (h, seed) the controls allow, 4 x 100; figures also come in two page widths.
+PAIRS = len(core.HEAD_CHOICES) * len(L.SEEDS)
+CACHE_SIZE = 2 * PAIRS
 MAX_PERM_TEXT = 200  # characters; a longer typed order is refused before parsing
 
 
@@ -78,7 +80,7 @@ def parse_permutation(text) -> tuple[np.ndarray | None, str]:
 # ------------------------------------------------------------- the views
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@lru_cache(maxsize=PAIRS)
 def model(h: int, seed: int) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     ex = core.worked_example(seed)
     return ex, core.multi_head_attention(*ex[:5], h)
@@ -96,7 +98,7 @@ def example_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
     return figures.block_views(r.Q, r.K, r.V, narrow), figures.attention_heatmaps(r.A, narrow)
 
 
-@lru_cache(maxsize=CACHE_SIZE)
+@lru_cache(maxsize=PAIRS)
 def cube_data(h: int, seed: int) -> list[dict]:
     return figures.cube_traces(model(h, seed)[1].A)
 
@@ -168,7 +170,8 @@ def equivariance_verdict(check: core.EquivarianceCheck, with_positions: bool) ->
     return html.Div(
         [
             html.Div([html.Span(f"‖{lhs}‖ = "), html.Strong(f"{check.output_gap:.1e}", id="eq-gap")]),
-            html.Div([html.Span("largest ‖A⁽ⁱ⁾(PX) − P A⁽ⁱ⁾(X) Pᵀ‖ = "), html.Strong(f"{check.attention_gap:.1e}")]),
+            html.Div([html.Span("largest ‖A⁽ⁱ⁾(PX) − P A⁽ⁱ⁾(X) Pᵀ‖ = "),
+                      html.Strong(f"{check.attention_gap:.1e}")]),
             html.Div(
                 "equivariant: the identity holds up to rounding" if holds
                 else "not equivariant: positional encodings make the output depend on order",
@@ -219,7 +222,8 @@ def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRu
     try:
         return dict(zip(core.HEAD_CHOICES, future.result()))
     except Exception:
-        _runs.pop(seed, None)  # let a later request try again
+        with _runs_lock:
+            _runs.pop(seed, None)  # let a later request try again
         raise
 
 
@@ -343,7 +347,8 @@ def register(app) -> None:
     app.clientside_callback(ClientsideFunction("explorer", "pageWidth"), Output(L.NARROW, "data"),
                             Input(L.URL, "pathname"), State(L.CONFIG, "data"))
     sections = [Output(L.section_id(tab), "hidden") for tab in L.TABS]
-    app.clientside_callback(ClientsideFunction("explorer", "showTab"), *sections, Input(L.TAB, "value"))
+    app.clientside_callback(ClientsideFunction("explorer", "showTab"), *sections, Input(L.TAB, "value"),
+                            State(L.CONFIG, "data"))
     app.clientside_callback(
         ClientsideFunction("explorer", "headOptions"),
         Output(L.CUBE_FOCUS, "options"), Output(L.CUBE_FOCUS, "value"),

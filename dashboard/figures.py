@@ -31,6 +31,7 @@ GRAPH_CONFIG = {
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
+NARROW_COLUMNS = 2  # panels a row on a phone
 _FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
 _TRANSPARENT = "rgba(0,0,0,0)"
 _GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
@@ -79,7 +80,7 @@ def heatmap_grid(
     max_cols: int = 4,
     zmin: float | None = 0.0,
     zmax: float | None = None,
-    colorscale: str = ATTENTION_SCALE,
+    colorscale=ATTENTION_SCALE,
     colorbar_title: str = "weight",
     x_title: str = "key j",
     y_title: str = "query r",
@@ -134,7 +135,8 @@ def heatmap_grid(
         }
         layout["yaxis" + sx] = {
             **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
-            "title": {"text": y_title if p % cols == 0 else ""}, **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
+            "title": {"text": y_title if p % cols == 0 else ""},
+            **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
         }
         layout["annotations"].append({
             "text": f"<b>{title}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
@@ -149,9 +151,6 @@ def _ticks(labels, count: int, cols: int) -> dict:
     if labels is None:
         return {"tickmode": "linear", "dtick": 1 if cols == 1 or count <= 8 else 4, "tick0": 0}
     return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": list(labels)}
-
-
-NARROW_COLUMNS = 2  # panels a row on a phone
 
 
 def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
@@ -380,7 +379,8 @@ def loss_curves(curves: dict, floor: float, narrow: bool = False) -> dict:
                      "hovertemplate": f"h = {h}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>"})
         layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step"}, "gridcolor": _GRID,
                                 "range": [0, len(losses)]}
-        layout["yaxis" + sx] = {"anchor": "x" + sx, "domain": yd, "type": "log", "range": [-2.3, 0.2], "gridcolor": _GRID,
+        layout["yaxis" + sx] = {"anchor": "x" + sx, "domain": yd, "type": "log", "range": [-2.3, 0.2],
+                                "gridcolor": _GRID,
                                 "tickvals": [0.01, 0.03, 0.1, 0.3, 1], "ticktext": ["0.01", "0.03", "0.1", "0.3", "1"],
                                 "title": {"text": "loss (MSE)" if p % cols == 0 else ""},
                                 "showticklabels": p % cols == 0,

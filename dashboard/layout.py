@@ -71,8 +71,11 @@ NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint, below which the page is a
 ALL_HEADS = 0
 
 
+SECTION_PREFIX = "section-"
+
+
 def section_id(tab: str) -> str:
-    return f"section-{tab}"
+    return SECTION_PREFIX + tab
 
 
 @cache
@@ -244,7 +247,9 @@ def client_config() -> dict:
     """Defaults and allowed values, for the browser's URL and button logic (assets/clientside.js)."""
     return {"h": DEFAULT_HEADS, "seed": DEFAULT_SEED, "tab": DEFAULT_TAB, "perm": DEFAULT_PERM,
             "heads": list(HEAD_CHOICES), "seeds": len(SEEDS), "tabs": list(TABS), "snapshots": len(SNAPSHOTS),
-            "narrowWidth": NARROW_WIDTH}
+            "narrowWidth": NARROW_WIDTH,
+            "ids": {"shuffle": SHUFFLE, "reverse": REVERSE, "play": LEARN_PLAY, "narrow": NARROW, "url": URL,
+                    "section": SECTION_PREFIX}}
 
 
 def make_layout() -> html.Div:

@@ -10,9 +10,10 @@ EQ_OUTPUTS = [(L.EQ_INPUTS, "figure"), (L.EQ_ATTENTION, "figure"), (L.EQ_CHECK, 
 
 def body(outputs, inputs, state=(), changed=None) -> dict:
     out = [{"id": i, "property": p} for i, p in outputs]
+    names = [f"{i}.{p}" for i, p in outputs]
     multi = len(outputs) > 1
     return {
-        "output": ".." + "...".join(f"{i}.{p}" for i, p in outputs) + ".." if multi else f"{outputs[0][0]}.{outputs[0][1]}",
+        "output": ".." + "...".join(names) + ".." if multi else names[0],
         "outputs": out if multi else out[0],
         "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
         "state": [{"id": i, "property": p, "value": v} for i, p, v in state],

@@ -196,7 +196,8 @@ def test_numpy_integer_seed_and_heads_are_accepted():
 @pytest.mark.parametrize(
     "perm, message",
     [([0, 1, 2], "needs 12"), (list(range(11)) + [11.0], "whole numbers"), ([0] * 12, "repeated: 0"),
-     (list(range(1, 13)), "out of range: 12"), ("0 1 2", "list"), (None, "list"), ([True] + list(range(1, 12)), "whole")],
+     (list(range(1, 13)), "out of range: 12"), ("0 1 2", "list"), (None, "list"),
+     ([True] + list(range(1, 12)), "whole")],
 )
 def test_bad_permutations_raise(perm, message):
     with pytest.raises(ValueError, match=message):

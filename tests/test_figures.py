@@ -58,7 +58,8 @@ def test_cube_is_h_planes_coloured_by_each_head(h):
 
 def test_cube_focus_fades_the_other_heads():
     traces = figures.cube_traces(attention(4).A, focus=2)
-    assert [t["opacity"] for t in traces[:4]] == [figures.FADED_OPACITY] * 2 + [figures.PLANE_OPACITY, figures.FADED_OPACITY]
+    on, off = figures.PLANE_OPACITY, figures.FADED_OPACITY
+    assert [t["opacity"] for t in traces[:4]] == [off, off, on, off]
 
 
 def test_cube_layout_does_not_depend_on_the_data():
@@ -96,7 +97,8 @@ def test_equivariance_figures_label_rows_by_token():
     perm = np.array([3, 1, 2, 0, 4, 5, 6, 7, 8, 9, 10, 11])
     fig = figures.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
     assert fig["layout"]["yaxis2"]["ticktext"][0] == "t3" and fig["layout"]["yaxis"]["ticktext"][0] == "t0"
-    assert [a["text"] for a in fig["layout"]["annotations"]] == ["<b>A⁽²⁾(X)</b>", "<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>"]
+    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    assert titles == ["<b>A⁽²⁾(X)</b>", "<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>"]
 
 
 def test_typed_array_round_trips_and_config_has_no_share_button():
