@@ -14,7 +14,7 @@ import re
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
-from multiprocessing import get_context
+from multiprocessing import get_context, parent_process
 
 import dash_bootstrap_components as dbc
 import numpy as np
@@ -228,7 +228,10 @@ def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRu
 
 
 def precompute_defaults() -> None:
-    """Train the default seed in this process at start-up (under gunicorn --preload, once for all workers)."""
+    """Train the default seed in this process at start-up (under gunicorn --preload, once for all workers).
+    A trainer child, which re-imports the main module (app.py) as spawn does, skips it."""
+    if parent_process() is not None:
+        return
     seed = L.TRAINING_SEEDS[0]
     with _runs_lock:
         if seed not in _runs:
