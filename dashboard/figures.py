@@ -35,6 +35,7 @@ NARROW_COLUMNS = 2  # panels a row on a phone
 _FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
 _TRANSPARENT = "rgba(0,0,0,0)"
 _GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
+_MID_GREY = "#8a8a99"
 
 
 def typed_array(a, dtype: str = "f4") -> dict:
@@ -164,7 +165,8 @@ def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
 def cube_layout() -> dict:
     """The cube's layout. It does not depend on h or the seed, so updates replace only
     `data` and the user's rotation and zoom survive."""
-    hidden_axis = {"showbackground": False, "showspikes": False}
+    # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
+    hidden_axis = {"showbackground": False, "showspikes": False, "color": _MID_GREY}
     return base_layout(
         height=520,
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
@@ -217,6 +219,7 @@ def cube_traces(A: np.ndarray, focus: int | None = None) -> list[dict]:
         "z": list(range(h - 1, -1, -1)),
         "text": [f"head {i + 1}" for i in range(h)],
         "textposition": "middle right",
+        "textfont": {"color": _MID_GREY, "size": 13},
         "hoverinfo": "skip",
     })
     return traces
@@ -299,7 +302,7 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, narrow: bool = Fals
         sx = "" if p == 0 else str(p + 1)
         fig["layout"]["xaxis" + sx].update(
             tickmode="array", tickvals=centres, ticktext=[f"{name}{i + 1}".translate(subscript) for i in range(h)],
-            title={"text": "column blocks, one per head"})
+            title={"text": "column blocks"})
         shapes += [{"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": i * d_k - 0.5, "x1": (i + 1) * d_k - 0.5,
                     "y0": -0.5, "y1": n - 0.5, "line": {"width": 2, "color": "#555"}} for i in range(h)]
     fig["layout"]["shapes"] = shapes
