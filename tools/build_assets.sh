@@ -15,6 +15,8 @@ grep -v sourceMappingURL node_modules/bootstrap/dist/css/bootstrap.min.css > "$t
 mkdir -p "$top/assets/plotly"
 npx esbuild plotly-entry.js --bundle --minify --format=iife --global-name=Plotly --legal-comments=none \
   --define:global=window --loader:.css=empty --log-level=warning --outfile="$top/assets/plotly/plotly-custom.min.js"
+# Geo traces (not bundled) would fetch map data from plotly's CDN by default: point that default home.
+sed -i 's#"https://cdn.plot.ly/un/"#"/assets/topojson/"#' "$top/assets/plotly/plotly-custom.min.js"
 
 # The explanation's formulas, typeset to SVG once, so the page loads no MathJax.
 rm -rf "$top/dashboard/content/rendered"
