@@ -108,7 +108,8 @@ def mixing_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
     ex, r = model(h, seed)
     A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K)
     zmax = float(max(A_single.max(), r.A.max()))
-    return figures.single_head_heatmap(A_single, zmax), figures.multi_head_heatmaps(r.A, zmax, narrow)
+    d_k = r.V.shape[-1]
+    return figures.single_head_heatmap(A_single, zmax), figures.multi_head_heatmaps(r.A, d_k, zmax, narrow)
 
 
 def update_tokens(seed, tab):
@@ -126,16 +127,8 @@ def update_example(h, seed, tab, narrow, focus):
     h, seed = check_controls(h, seed)
     blocks, heatmaps = example_figures(h, seed, narrow is True)
     cube = Patch()
-    cube["data"] = with_focus(cube_data(h, seed), head_index(focus, h))
+    cube["data"] = figures.focus_planes(cube_data(h, seed), head_index(focus, h))
     return blocks, heatmaps, cube
-
-
-def with_focus(traces: list[dict], focus: int | None) -> list[dict]:
-    """The cached planes with head index `focus` brought forward; None leaves them as they are."""
-    if focus is None:
-        return traces
-    return [{**t, "opacity": figures.plane_opacity(i, focus)} if t["type"] == "surface" else t
-            for i, t in enumerate(traces)]
 
 
 def update_mixing(h, seed, tab, narrow):
@@ -245,19 +238,30 @@ def loss_figure(seed: int, narrow: bool) -> dict:
     return figures.loss_curves(curves, training.SINGLE_MIXING_FLOOR, narrow)
 
 
-@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS) * 2)
-def learned_heads(h: int, seed: int, k: int, narrow: bool) -> tuple[dict, list]:
-    """The learned A^(i) on the display example at snapshot k, and per head the attention mass
-    on the own and the next cluster, averaged over MASS_EXAMPLES held-out examples."""
+@lru_cache(maxsize=len(L.TRAINING_SEEDS))
+def mass_examples(seed: int) -> np.ndarray:
+    """MASS_EXAMPLES held-out inputs (B, n, d) to measure where the heads attend."""
+    return training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))[0]
+
+
+@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS))
+def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
+    and on the next cluster over the held-out examples, two (h,); and the training step."""
     run = training_runs(seed)[h]
     W = [run.snapshots[k][w] for w in training.WEIGHTS]
     A = core.multi_head_attention(training.display_example(seed), *W, h).A
-    X_eval, _ = training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))
-    own, nxt = training.cluster_mass(core.multi_head_attention(X_eval, *W, h).A)
-    step = int(run.snapshot_steps[k])
+    own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
+    return A, own, nxt, int(run.snapshot_steps[k])
+
+
+@lru_cache(maxsize=len(core.HEAD_CHOICES) * len(L.TRAINING_SEEDS) * len(L.SNAPSHOTS) * 2)
+def learned_heads(h: int, seed: int, k: int, narrow: bool) -> tuple[dict, list]:
+    """The learned heads as a figure, and the attention masses as [own, next] lists."""
+    A, own, nxt, step = learned_attention(h, seed, k)
     titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
     # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each of its tokens
-    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, max_cols=figures.NARROW_COLUMNS if narrow else 4)
+    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, narrow=narrow)
     return grid, [own.tolist(), nxt.tolist()]
 
 

@@ -79,6 +79,7 @@ def heatmap_grid(
     titles,
     *,
     max_cols: int = 4,
+    narrow: bool = False,
     zmin: float | None = 0.0,
     zmax: float | None = None,
     colorscale=ATTENTION_SCALE,
@@ -94,17 +95,18 @@ def heatmap_grid(
 
     `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
     Row 0 is at the top and cells are square, as in the seed's imshow.
-    `row_labels` / `col_labels` give each panel its own tick labels.
+    `row_labels` / `col_labels` give each panel its own tick labels. A `narrow` (phone-width)
+    page gets at most NARROW_COLUMNS panels a row.
     """
     panels = [np.asarray(p) for p in panels]
     k = len(panels)
-    cols = min(max_cols, k)
+    cols = min(NARROW_COLUMNS if narrow else max_cols, k)
     rows = -(-k // cols)
-    if zmax is None:
-        zmax = float(max(p.max() for p in panels))
     if zmin is None:  # symmetric, for signed data
         zmax = float(max(abs(p).max() for p in panels)) or 1.0
         zmin = -zmax
+    elif zmax is None:
+        zmax = float(max(p.max() for p in panels))
     layout = base_layout(
         height=rows * panel_px + 70,
         margin={"l": 50, "r": 10, "t": 40, "b": 30},
@@ -156,7 +158,7 @@ def _ticks(labels, count: int, cols: int) -> dict:
 
 def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
     """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row (two on a phone)."""
-    return heatmap_grid(A, [head_label(i) for i in range(len(A))], max_cols=NARROW_COLUMNS if narrow else 4)
+    return heatmap_grid(A, [head_label(i) for i in range(len(A))], narrow=narrow)
 
 
 # ------------------------------------------------------------------ cube
@@ -184,12 +186,9 @@ def cube_layout() -> dict:
     )
 
 
-def cube_traces(A: np.ndarray, focus: int | None = None) -> list[dict]:
+def cube_traces(A: np.ndarray) -> list[dict]:
     """The (h, n, n) cube as h translucent planes, plane i at height h-1-i so head 1 is on top,
-    coloured by A^(i) on one scale; plus one text trace that labels the planes.
-
-    `focus` (a head index) brings that plane forward and fades the others.
-    """
+    coloured by A^(i) on one scale; plus one text trace that labels the planes."""
     h, n, _ = A.shape
     amax = float(A.max())
     traces = []
@@ -205,7 +204,7 @@ def cube_traces(A: np.ndarray, focus: int | None = None) -> list[dict]:
             "colorscale": ATTENTION_SCALE,
             "showscale": i == 0,
             "colorbar": {"title": {"text": "weight"}, "thickness": 12, "len": 0.7},
-            "opacity": plane_opacity(i, focus),
+            "opacity": PLANE_OPACITY,
             "name": head_label(i),
             "hovertemplate": f"{head_label(i)}<br>query r = %{{y}}<br>key j = %{{x}}"
                              "<br>A = %{surfacecolor:.3f}<extra></extra>",
@@ -225,9 +224,13 @@ def cube_traces(A: np.ndarray, focus: int | None = None) -> list[dict]:
     return traces
 
 
-def plane_opacity(i: int, focus: int | None) -> float:
-    """Opacity of plane i: every plane when no head is in focus, else only the focused one."""
-    return PLANE_OPACITY if focus is None or focus == i else FADED_OPACITY
+def focus_planes(traces: list[dict], focus: int | None) -> list[dict]:
+    """The cube's traces with plane `focus` (a head index) brought forward and the others faded;
+    None leaves them as they are. The browser does the same for the head buttons (clientside.js)."""
+    if focus is None:
+        return traces
+    return [{**t, "opacity": PLANE_OPACITY if i == focus else FADED_OPACITY} if t["type"] == "surface" else t
+            for i, t in enumerate(traces)]
 
 
 # ---------------------------------------------------------------- tokens
@@ -236,7 +239,6 @@ def plane_opacity(i: int, focus: int | None) -> float:
 def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
     """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
     Right: X itself as an n x d heatmap."""
-    n, d = X.shape
     Xc = X - X.mean(axis=0)
     _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
     P2 = Xc @ Vt[:2].T  # (n, 2)
@@ -291,8 +293,7 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, narrow: bool = Fals
     with the h column blocks Q_i, K_i, V_i outlined and named."""
     h, n, d_k = Q.shape
     full = [merge_heads(M) for M in (Q, K, V)]
-    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=NARROW_COLUMNS if narrow else 3,
-                       zmin=None,
+    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, narrow=narrow, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
                        y_title="token", value_name="value", panel_px=300)
     subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -317,14 +318,12 @@ def single_head_heatmap(A_single: np.ndarray, zmax: float) -> dict:
     return heatmap_grid([A_single], ["A, for every column block"], zmax=zmax, panel_px=330)
 
 
-def multi_head_heatmaps(A: np.ndarray, zmax: float, narrow: bool = False) -> dict:
+def multi_head_heatmaps(A: np.ndarray, d_k: int, zmax: float, narrow: bool = False) -> dict:
     """A^(i) labelled by the output columns it mixes: head i writes columns i*d_k .. (i+1)*d_k - 1."""
-    h, n, _ = A.shape
-    d_k = 8 // h if 8 % h == 0 else 1
+    h = len(A)
     titles = [f"{head_label(i)}: cols {i * d_k}–{(i + 1) * d_k - 1}" if d_k > 1 else f"{head_label(i)}: col {i}"
               for i in range(h)]
-    return heatmap_grid(A, titles, zmax=zmax, max_cols=NARROW_COLUMNS if narrow else 4,
-                        panel_px=330 if h == 1 else 230)
+    return heatmap_grid(A, titles, zmax=zmax, narrow=narrow, panel_px=330 if h == 1 else 230)
 
 
 # ---------------------------------------------------------- equivariance
@@ -349,8 +348,7 @@ def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, p
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
     label = head_label(head)
     return heatmap_grid(
-        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"],
-        max_cols=NARROW_COLUMNS if narrow else 3,
+        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3, narrow=narrow,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
         col_labels=[ident, permuted, permuted], panel_px=300)
 

@@ -57,7 +57,7 @@ def test_cube_is_h_planes_coloured_by_each_head(h):
 
 
 def test_cube_focus_fades_the_other_heads():
-    traces = figures.cube_traces(attention(4).A, focus=2)
+    traces = figures.focus_planes(figures.cube_traces(attention(4).A), 2)
     on, off = figures.PLANE_OPACITY, figures.FADED_OPACITY
     assert [t["opacity"] for t in traces[:4]] == [off, off, on, off]
 
