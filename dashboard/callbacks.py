@@ -9,12 +9,9 @@ and the training seeds.
 
 from __future__ import annotations
 
-import os
 import re
-import threading
-from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
-from multiprocessing import get_context, parent_process
+from multiprocessing import parent_process
 
 import dash_bootstrap_components as dbc
 import numpy as np
@@ -22,7 +19,7 @@ from dash import ClientsideFunction, Input, Output, Patch, State, html, no_updat
 from dash.exceptions import PreventUpdate
 
 from . import attention as core
-from . import figures, training
+from . import figures, trainer, training
 from . import layout as L
 
 # Every (h, seed) the controls allow, 4 x 100; figures also come in two page widths.
@@ -179,62 +176,18 @@ def equivariance_verdict(check: core.EquivarianceCheck, with_positions: bool) ->
 
 MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3
-TRAINER_NICENESS = 10
-
-# Training runs in a child process at low priority, one run at a time per server process, so that
-# a class pressing "train" at once neither holds this process's GIL nor takes CPU from serving.
-# One future per training seed: the seeds are checked first, so this holds 10 entries at most,
-# and a second request for a seed in training waits for the same run.
-_runs: dict[int, Future] = {}
-_runs_lock = threading.Lock()
-_trainer: tuple[int, ProcessPoolExecutor] | None = None
-
-
-def train_all(seed: int) -> tuple[training.TrainingRun, ...]:
-    return tuple(training.train(h, seed) for h in core.HEAD_CHOICES)
-
-
-def trainer() -> ProcessPoolExecutor:
-    """This process's trainer, started on first use (after gunicorn has forked its workers)."""
-    global _trainer
-    if _trainer is None or _trainer[0] != os.getpid():
-        _trainer = (os.getpid(), ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                                     initializer=os.nice, initargs=(TRAINER_NICENESS,)))
-    return _trainer[1]
-
-
-def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRun] | None:
-    """The four runs (h = 1, 2, 4, 8) for a training seed: trained once, then kept.
-    With wait=False, None while the training is still going on."""
-    with _runs_lock:
-        future = _runs.get(seed)
-        if future is None:
-            future = _runs[seed] = trainer().submit(train_all, seed)
-    if not (wait or future.done()):
-        return None
-    try:
-        return dict(zip(core.HEAD_CHOICES, future.result()))
-    except Exception:
-        with _runs_lock:
-            _runs.pop(seed, None)  # let a later request try again
-        raise
 
 
 def precompute_defaults() -> None:
-    """Train the default seed in this process at start-up (under gunicorn --preload, once for all workers).
-    A trainer child, which re-imports the main module (app.py) as spawn does, skips it."""
-    if parent_process() is not None:
-        return
-    seed = L.TRAINING_SEEDS[0]
-    with _runs_lock:
-        if seed not in _runs:
-            _runs[seed] = Future()
-            _runs[seed].set_result(train_all(seed))
+    """Train the default seed at start-up. A trainer child, which re-imports the main module
+    (app.py) as spawn does, skips it."""
+    if parent_process() is None:
+        trainer.train_here(L.TRAINING_SEEDS[0])
 
 
 @lru_cache(maxsize=len(L.TRAINING_SEEDS) * 2)
 def loss_figure(seed: int, narrow: bool) -> dict:
-    curves = {h: (run.losses, run.test_loss) for h, run in training_runs(seed).items()}
+    curves = {h: (run.losses, run.test_loss) for h, run in trainer.training_runs(seed).items()}
     return figures.loss_curves(curves, training.SINGLE_MIXING_FLOOR, narrow)
 
 
@@ -248,7 +201,7 @@ def mass_examples(seed: int) -> np.ndarray:
 def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
     and on the next cluster over the held-out examples, two (h,); and the training step."""
-    run = training_runs(seed)[h]
+    run = trainer.training_runs(seed)[h]
     W = [run.snapshots[k][w] for w in training.WEIGHTS]
     A = core.multi_head_attention(training.display_example(seed), *W, h).A
     own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
@@ -277,7 +230,7 @@ def poll_training(seed, polls, tab):
     if tab != "learning":
         raise PreventUpdate
     seed = check_training_seed(seed)
-    if training_runs(seed, wait=False) is None:
+    if trainer.training_runs(seed, wait=False) is None:
         return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
     return seed, True, ""
 
@@ -285,7 +238,7 @@ def poll_training(seed, polls, tab):
 def check_trained_seed(seed) -> int:
     """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
     seed = check_training_seed(seed)
-    if training_runs(seed, wait=False) is None:
+    if trainer.training_runs(seed, wait=False) is None:
         raise PreventUpdate
     return seed
 

@@ -133,7 +133,7 @@ def test_url_opens_that_state_and_back_works(page):
 
 
 def test_learning_tab_trains_and_replays(page):
-    from dashboard import callbacks
+    from dashboard import callbacks, trainer
 
     page.goto(page.base + "/?tab=learning&h=2")
     wait_heads(page, "learn-loss", "scatter", 4)
@@ -147,7 +147,7 @@ def test_learning_tab_trains_and_replays(page):
     # train another seed: the curves change to that seed's runs
     choose(page, "learn-seed", "3")
     page.click("#learn-train")
-    expected = f"test MSE {callbacks.training_runs(3)[1].test_loss:.3f}"
+    expected = f"test MSE {trainer.training_runs(3)[1].test_loss:.3f}"
     page.wait_for_function(f"() => ({notes})().some(t => t.includes('{expected}'))", timeout=20000)
 
     # play from the start: the slider moves and the heads are drawn at earlier steps

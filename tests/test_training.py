@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard import callbacks, training
+from dashboard import callbacks, trainer, training
 from dashboard.attention import HEAD_CHOICES
 from tests.util import decode
 
@@ -92,12 +92,12 @@ def test_train_starts_in_the_background_and_is_polled():
     from dash import no_update
 
     seed = 7
-    callbacks._runs.pop(seed, None)
+    trainer._runs.pop(seed, None)
     ready, poll_off, status = callbacks.poll_training(seed, 0, "learning")
     assert ready is no_update and poll_off is False and "training seed 7" in status
     with pytest.raises(PreventUpdate):  # nothing to show until the runs exist
         callbacks.update_learning_loss(seed, "learning", False)
-    callbacks.training_runs(seed)  # wait for it here
+    trainer.training_runs(seed)  # wait for it here
     assert callbacks.poll_training(seed, 1, "learning") == (seed, True, "")
     assert len(callbacks.update_learning_loss(seed, "learning", False)["data"]) == 4
 
@@ -105,7 +105,7 @@ def test_train_starts_in_the_background_and_is_polled():
 def test_learning_callbacks_show_the_runs():
     fig = callbacks.update_learning_loss(0, "learning", False)
     assert len(fig["data"]) == 4
-    run = callbacks.training_runs(0)[2]
+    run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
     attention, table = callbacks.update_learning_heads(0, 2, 20, "learning", False)
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
