@@ -61,3 +61,11 @@ def train_here(seed: int) -> None:
         if seed not in _runs:
             _runs[seed] = Future()
             _runs[seed].set_result(train_all(seed))
+
+
+def shutdown() -> None:
+    """Stop this process's trainer child, if it started one (at exit, and at the end of a test run)."""
+    global _trainer
+    if _trainer is not None and _trainer[0] == os.getpid():
+        _trainer[1].shutdown(wait=True, cancel_futures=True)
+    _trainer = None
