@@ -1,5 +1,6 @@
 // Clientside callbacks: what needs no server round trip runs here.
-// `config` is the layout's CONFIG store: defaults, allowed values and ids, defined once in dashboard/layout.py.
+// `config` is the page's CONFIG store (dashboard/views/__init__.py): allowed values, defaults and ids,
+// defined once in Python (dashboard/limits.py); nothing here repeats a rule of its own.
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   explorer: {
     // One section visible at a time; the others stay mounted so their figures and cameras persist.
@@ -8,42 +9,34 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     },
 
     // Phone or not: figures put fewer panels in a row on a narrow page; turning the phone updates it.
+    // The same test as the CSS's (max-width: …) media queries, so both switch at the same width.
     pageWidth: function (pathname, config) {
-      const isNarrow = () => window.innerWidth < config.narrowWidth;
+      const query = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
       if (!window.explorerWatchesWidth) {
         window.explorerWatchesWidth = true;
-        let narrow = isNarrow();
-        window.addEventListener("resize", () => {
-          if (isNarrow() !== narrow) {
-            narrow = isNarrow();
-            dash_clientside.set_props(config.ids.narrow, { data: narrow });
-          }
-        });
+        query.addEventListener("change", (e) => dash_clientside.set_props(config.ids.narrow, { data: e.matches }));
       }
-      return isNarrow();
+      return query.matches;
     },
 
-    // Head buttons follow h: 'all' + 'head 1..h' for the cube, 'head 1..h' for the equivariance view.
-    // A chosen head that no longer exists falls back to 'all' (cube) or head 1.
-    headOptions: function (h, cubeFocus, eqHead, config) {
-      const n = config.heads.includes(h) ? h : config.h;
+    // Head buttons follow h: 'head 1..h', after 'all' where the view has it.
+    // A chosen head that no longer exists falls back to the first button.
+    headOptions: function (h, chosen, config) {
+      const n = config.heads.includes(h) ? h : 1;
       const heads = Array.from({ length: n }, (_, k) => ({ label: "head " + (k + 1), value: k + 1 }));
-      const no = dash_clientside.no_update;
-      return [
-        [{ label: "all", value: 0 }].concat(heads),
-        cubeFocus >= 0 && cubeFocus <= n ? no : 0,
-        heads,
-        eqHead >= 1 && eqHead <= n ? no : 1,
-      ];
+      const withAll = config.ids.headButtonsWithAll.includes(dash_clientside.callback_context.outputs_list[0].id);
+      const options = withAll ? [{ label: "all", value: config.allHeads }].concat(heads) : heads;
+      return [options, options.some((o) => o.value === chosen) ? dash_clientside.no_update : options[0].value];
     },
 
     // Bring one plane of the cube forward by patching trace opacities only: the camera stays.
-    focusHead: function (focus, figure) {
+    focusHead: function (focus, figure, config) {
       const patch = new dash_clientside.Patch();
       const opacity = figure.layout.meta.opacity;
       figure.data.forEach((trace, i) => {
         if (trace.type === "surface") {
-          patch.assign(["data", i, "opacity"], focus === 0 || focus === i + 1 ? opacity.on : opacity.off);
+          const on = focus === config.allHeads || focus === i + 1;
+          patch.assign(["data", i, "opacity"], on ? opacity.on : opacity.off);
         }
       });
       return patch.build();
@@ -83,34 +76,48 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return step + 1 >= last ? [last, true, "play"] : [step + 1, no, no];
     },
 
-    // The URL holds the state (?tab=…&h=…&seed=…&perm=…&pe=1), so a link opens that view,
-    // and back and forward work. A missing or bad parameter means the default.
-    syncUrl: function (search, h, seed, tab, perm, positions, config) {
+    // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab),
+    // so a link opens that view and back and forward work. A missing or bad parameter means the default.
+    syncUrl: function (search, ...args) {
+      const config = args.pop();
+      const params = config.url;
       const no = dash_clientside.no_update;
       const triggered = dash_clientside.callback_context.triggered.map((t) => t.prop_id);
       const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
       if (fromUrl) {
         const q = new URLSearchParams(search || "");
-        const int = (key, ok, fallback) => {
-          const v = Number(q.get(key));
-          return q.has(key) && q.get(key) !== "" && Number.isInteger(v) && ok(v) ? v : fallback;
-        };
-        return [
-          no,
-          int("h", (v) => config.heads.includes(v), config.h),
-          int("seed", (v) => v >= 0 && v < config.seeds, config.seed),
-          config.tabs.includes(q.get("tab")) ? q.get("tab") : config.tab,
-          (q.get("perm") || config.perm).replaceAll(",", " ").slice(0, 200),
-          q.get("pe") === "1",
-        ];
+        return [no].concat(params.map((p) => readParam(q, p)));
       }
-      const q = new URLSearchParams({ tab: tab, h: h, seed: seed });
-      if (tab === "equivariance") {
-        q.set("perm", String(perm || "").trim().split(/[\s,;]+/).join(","));
-        if (positions) q.set("pe", "1");
-      }
+      const tab = args[params.findIndex((p) => p.key === "tab")];
+      const q = new URLSearchParams();
+      params.forEach((p, i) => {
+        if (p.tab === null || p.tab === tab) {
+          const text = writeParam(p, args[i]);
+          if (text !== null) q.set(p.key, text);
+        }
+      });
       const next = "?" + q.toString();
-      return [next === search ? no : next, no, no, no, no, no];
+      return [next === search ? no : next].concat(params.map(() => no));
     },
   },
 });
+
+// A URL parameter by its rule (see dashboard/limits.py, url_param), or the default.
+function readParam(q, p) {
+  const text = q.get(p.key);
+  if (text === null || text === "") return p.default;
+  const rule = p.rule;
+  if (rule.flag) return text === "1";
+  if (rule.words) return text.slice(0, rule.words).replaceAll(",", " ");
+  const number = Number(text);
+  if (rule.count) return Number.isInteger(number) && number >= 0 && number < rule.count ? number : p.default;
+  const found = rule.choices.find((c) => String(c) === text);
+  return found === undefined ? p.default : found;
+}
+
+// A value as it stands in the URL; null leaves it out.
+function writeParam(p, value) {
+  if (p.rule.flag) return value ? "1" : null;
+  if (p.rule.words) return String(value || "").trim().split(/[\s,;]+/).join(",");
+  return String(value);
+}

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_load import GUNICORN, run_wrk  # noqa: E402
 from dashboard import training  # noqa: E402
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
-from dashboard.layout import TRAINING_SEEDS  # noqa: E402
+from dashboard.limits import TRAINING_SEEDS  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from tests.dash_requests import example_body, press_train_body  # noqa: E402
 

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from dashboard import callbacks, create_app  # noqa: E402
+from dashboard import create_app  # noqa: E402
+from dashboard.views import common, example  # noqa: E402
 from tests.dash_requests import change_of_heads  # noqa: E402
 
 HEADERS = {"Accept-Encoding": "br, gzip"}
@@ -40,7 +41,7 @@ def main(rounds: int = 300):
     for label, h in [("h = 8", 8), ("h = 4", 4), ("h = 1", 1)]:
         cold = []
         for seed in range(20):
-            callbacks.example_figures.cache_clear(), callbacks.cube_data.cache_clear(), callbacks.model.cache_clear()
+            example.example_figures.cache_clear(), example.cube_data.cache_clear(), common.model.cache_clear()
             cold.append(one_change(client, h, seed)[0])
         warm = [one_change(client, h, k % 100) for k in range(rounds)]
         times = sorted(t for t, _ in warm)

@@ -14,12 +14,13 @@ from dash import Dash, Input, Output, dcc, html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard import figures  # noqa: E402
+from dashboard.figures import example  # noqa: E402
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example  # noqa: E402
 
 PRECOMPUTED = {}
 for h in HEAD_CHOICES:
     A = multi_head_attention(*worked_example(0)[:5], h).A
-    PRECOMPUTED[h] = (figures.attention_heatmaps(A), {"data": figures.cube_traces(A), "layout": figures.cube_layout()})
+    PRECOMPUTED[h] = (example.attention_heatmaps(A), {"data": example.cube_traces(A), "layout": example.cube_layout()})
 
 app = Dash(__name__, compress=True, assets_folder=str(Path(__file__).parent / "no-assets"))
 server = app.server

@@ -1,15 +1,19 @@
-"""Multi-Head Attention Explorer: the seed notebook as an interactive Dash dashboard."""
+"""Multi-Head Attention Explorer: the seed notebook as an interactive Dash dashboard.
+
+Importing the package loads nothing heavy: `dashboard.attention` and `dashboard.training` need numpy only.
+"""
 
 from pathlib import Path
-
-from dash import Dash
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 
 
-def create_app() -> Dash:
+def create_app():
     """The Dash app: layout, callbacks, and the assets folder served from this machine only."""
-    from . import callbacks, layout, server
+    from dash import Dash
+
+    from . import server, views, wiring
+    from .views import learning
 
     app = Dash(
         __name__,
@@ -19,8 +23,8 @@ def create_app() -> Dash:
         serve_locally=True,
         compress=False,  # server.harden sets up flask-compress with gzip for streamed files too
     )
-    app.layout = layout.make_layout()
-    callbacks.register(app)
-    callbacks.precompute_defaults()
+    app.layout = views.make_layout()
+    wiring.wire(app)
+    learning.precompute_defaults()
     server.harden(app)
     return app

@@ -1,11 +1,13 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
 
-from dashboard import layout as L
+from dashboard.ids import HEADS, NARROW, SEED, TAB
+from dashboard.views import equivariance as eq
+from dashboard.views import example, learning, mixing
 
-EXAMPLE_OUTPUTS = [(L.BLOCKS, "figure"), (L.HEATMAPS, "figure"), (L.CUBE, "figure")]
-MIXING_OUTPUTS = [(L.MIX_SINGLE, "figure"), (L.MIX_MULTI, "figure")]
-EQ_OUTPUTS = [(L.EQ_INPUTS, "figure"), (L.EQ_ATTENTION, "figure"), (L.EQ_CHECK, "children"),
-              (L.PERM, "invalid"), (L.PERM_FEEDBACK, "children")]
+EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure")]
+MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure")]
+EQ_OUTPUTS = [(eq.EQ_INPUTS, "figure"), (eq.EQ_ATTENTION, "figure"), (eq.EQ_CHECK, "children"),
+              (eq.PERM, "invalid"), (eq.PERM_FEEDBACK, "children")]
 
 
 def body(outputs, inputs, state=(), changed=None) -> dict:
@@ -22,11 +24,11 @@ def body(outputs, inputs, state=(), changed=None) -> dict:
 
 
 def controls(h, seed, tab, narrow=False):
-    return [(L.HEADS, "value", h), (L.SEED, "value", seed), (L.TAB, "value", tab), (L.NARROW, "data", narrow)]
+    return [(HEADS, "value", h), (SEED, "value", seed), (TAB, "value", tab), (NARROW, "data", narrow)]
 
 
 def example_body(h=8, seed=3, tab="example", focus=0, narrow=False) -> dict:
-    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(L.CUBE_FOCUS, "value", focus)])
+    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(example.CUBE_FOCUS, "value", focus)])
 
 
 def mixing_body(h=8, seed=3, tab="example") -> dict:
@@ -34,8 +36,8 @@ def mixing_body(h=8, seed=3, tab="example") -> dict:
 
 
 def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, head=1, tab="equivariance") -> dict:
-    return body(EQ_OUTPUTS, controls(h, seed, tab) + [(L.PERM, "value", perm), (L.POSITIONS, "value", positions),
-                                                      (L.EQ_HEAD, "value", head)])
+    return body(EQ_OUTPUTS, controls(h, seed, tab) + [(eq.PERM, "value", perm), (eq.POSITIONS, "value", positions),
+                                                      (eq.EQ_HEAD, "value", head)])
 
 
 def change_of_heads(h, seed, tab="example") -> list[dict]:
@@ -45,5 +47,6 @@ def change_of_heads(h, seed, tab="example") -> list[dict]:
 
 def press_train_body(seed=0, polls=0) -> dict:
     """What "train" (and each poll after it) posts: start or look in on the training of `seed`."""
-    return body([(L.LEARN_READY, "data"), (L.LEARN_POLL, "disabled"), (L.LEARN_STATUS, "children")],
-                [(L.LEARN_REQUESTED, "data", seed), (L.LEARN_POLL, "n_intervals", polls), (L.TAB, "value", "learning")])
+    return body([(learning.LEARN_READY, "data"), (learning.LEARN_POLL, "disabled"), (learning.LEARN_STATUS, "children")],
+                [(learning.LEARN_REQUESTED, "data", seed), (learning.LEARN_POLL, "n_intervals", polls),
+                 (TAB, "value", "learning")])

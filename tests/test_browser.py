@@ -133,14 +133,15 @@ def test_url_opens_that_state_and_back_works(page):
 
 
 def test_learning_tab_trains_and_replays(page):
-    from dashboard import callbacks, trainer
+    from dashboard import trainer
+    from dashboard.views import learning
 
     page.goto(page.base + "/?tab=learning&h=2")
     wait_heads(page, "learn-loss", "scatter", 4)
     wait_heads(page, "learn-attention", "heatmap", 2)
     notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
     assert "test MSE 0.354" in " ".join(page.evaluate(notes))
-    own, nxt = callbacks.learned_heads(2, 0, 20, False)[1]
+    own, nxt = learning.learned_heads(2, 0, 20, False)[1]
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
 

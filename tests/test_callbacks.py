@@ -3,7 +3,8 @@ import pytest
 from dash import no_update
 from dash.exceptions import PreventUpdate
 
-from dashboard import callbacks
+from dashboard import limits
+from dashboard.views import equivariance, example, mixing
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
 from tests.util import decode, patch_assignments
 
@@ -14,7 +15,7 @@ BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    blocks, heatmaps, cube = callbacks.update_example(h, 7, "example", False, 0)
+    blocks, heatmaps, cube = example.update_example(h, 7, "example", False, 0)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
@@ -28,33 +29,33 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = callbacks.update_tokens(7, "example")
+    tokens = example.update_tokens(7, "example")
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            callbacks.update_tokens(bad, "example")
+            example.update_tokens(bad, "example")
     with pytest.raises(PreventUpdate):
-        callbacks.update_tokens(7, "mixing")
+        example.update_tokens(7, "mixing")
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(callbacks.update_example(4, 0, "example", False, 2)[2])[("data",)]
+    data = patch_assignments(example.update_example(4, 0, "example", False, 2)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(callbacks.update_example(4, 0, "example", False, bad)[2])[("data",)]
+        data = patch_assignments(example.update_example(4, 0, "example", False, bad)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
 
 
 @pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
 def test_example_waits_while_another_tab_is_shown(tab):
     with pytest.raises(PreventUpdate):
-        callbacks.update_example(4, 0, tab, False, 0)
+        example.update_example(4, 0, tab, False, 0)
 
 
 @pytest.mark.parametrize("h", BAD_CONTROLS)
 def test_bad_heads_get_no_update(h):
-    for fn, extra in [(callbacks.update_example, ("example", False, 0)), (callbacks.update_mixing, ("mixing", False)),
-                      (callbacks.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
+    for fn, extra in [(example.update_example, ("example", False, 0)), (mixing.update_mixing, ("mixing", False)),
+                      (equivariance.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
         with pytest.raises(PreventUpdate):
             fn(h, 0, *extra)
 
@@ -62,11 +63,11 @@ def test_bad_heads_get_no_update(h):
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seeds_get_no_update(seed):
     with pytest.raises(PreventUpdate):
-        callbacks.update_example(4, seed, "example", False, 0)
+        example.update_example(4, seed, "example", False, 0)
 
 
 def test_mixing_shows_the_single_A_and_each_head():
-    single, multi = callbacks.update_mixing(8, 2, "mixing", False)
+    single, multi = mixing.update_mixing(8, 2, "mixing", False)
     ex = worked_example(2)
     np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
     assert len(multi["data"]) == 8
@@ -75,7 +76,7 @@ def test_mixing_shows_the_single_A_and_each_head():
 
 def test_equivariance_holds_then_breaks_with_positions():
     perm = "11 10 9 8 7 6 5 4 3 2 1 0"
-    inputs, att, verdict, invalid, message = callbacks.update_equivariance(4, 5, "equivariance", False, perm, False, 2)
+    inputs, att, verdict, invalid, message = equivariance.update_equivariance(4, 5, "equivariance", False, perm, False, 2)
     assert invalid is False and message == ""
     A_PX, PAP = decode(att["data"][1]["z"]), decode(att["data"][2]["z"])
     np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
@@ -83,7 +84,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     gap = float(verdict.children[0].children[1].children)
     assert gap < 1e-12 and "holds" in verdict.className
 
-    _, att, verdict, _, _ = callbacks.update_equivariance(4, 5, "equivariance", False, perm, True, 2)
+    _, att, verdict, _, _ = equivariance.update_equivariance(4, 5, "equivariance", False, perm, True, 2)
     assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
     assert np.abs(decode(att["data"][1]["z"]) - decode(att["data"][2]["z"])).max() > 1e-3
 
@@ -93,25 +94,37 @@ def test_equivariance_holds_then_breaks_with_positions():
     ("1 2 3 4 5 6 7 8 9 10 11 12", "out of range: 12"), ("a b c", "not a token number"),
     ("0 1 2 3 4 5 6 7 8 9 10 -11", "not a token number"), (None, "Type the 12 numbers"), (5, "Type the 12"),
     ("1 " * 500, "Type the 12"), ("0.5 1 2 3 4 5 6 7 8 9 10 11", "not a token number"), ("", "got 0"),
+    ("² 0 1 3 4 5 6 7 8 9 10 11", "“²” is not a token number"), ("① 0 1 3 4 5 6 7 8 9 10 11", "“①”"),
+    ("¹ 0 2 3 4 5 6 7 8 9 10 11", "“¹”"), ("０ 1 2 3 4 5 6 7 8 9 10 11", "“０”"),  # fullwidth zero
+    ("٠ 1 2 3 4 5 6 7 8 9 10 11", "“٠”"), ("० 1 2 3 4 5 6 7 8 9 10 11", "“०”"),  # Arabic-Indic, Devanagari
 ])
 def test_bad_typed_orders_get_a_message(text, fragment):
-    out = callbacks.update_equivariance(2, 0, "equivariance", False, text, False, 1)
+    out = equivariance.update_equivariance(2, 0, "equivariance", False, text, False, 1)
     assert out[:3] == (no_update, no_update, no_update) and out[3] is True
     assert fragment in out[4]
 
 
 def test_typed_order_accepts_commas_and_spaces():
-    perm, message = callbacks.parse_permutation(" 3,0, 1 2 4;5 6 7 8 9 10 11 ")
+    perm, message = limits.permutation(" 3,0, 1 2 4;5 6 7 8 9 10 11 ")
     assert message == "" and perm.tolist() == [3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
 
 
-def test_cache_is_bounded_to_the_controls_domain():
-    assert callbacks.CACHE_SIZE == 800
-    callbacks.update_example(8, 9, "example", False, 0)
-    assert callbacks.example_figures.cache_info().maxsize == 800
+@pytest.mark.parametrize("cached, keys", [
+    (example.cube_data, [(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]),
+    (example.example_figures, [(h, s, n) for h in HEAD_CHOICES for s in limits.SEEDS for n in (False, True)]),
+])
+def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
+    """Every value the controls allow stays cached (a second pass only hits), and the bound is that count."""
+    cached.cache_clear()
+    for key in keys:
+        cached(*key)
+    for key in keys:
+        cached(*key)
+    info = cached.cache_info()
+    assert info.currsize == len(keys) and info.hits == len(keys) and info.maxsize == len(keys)
 
 
 @pytest.mark.parametrize("narrow, columns", [(False, 4), (True, 2), ("yes", 4), (1, 4), (None, 4)])
 def test_a_phone_page_gets_two_panels_a_row(narrow, columns):
-    _, heatmaps, _ = callbacks.update_example(8, 0, "example", narrow, 0)
+    _, heatmaps, _ = example.update_example(8, 0, "example", narrow, 0)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

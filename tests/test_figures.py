@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from dashboard import figures
+from dashboard.figures import equivariance, example
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
 from tests.util import decode
 
@@ -13,7 +14,7 @@ def attention(h, seed=0):
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_heatmaps_hold_every_head_on_one_scale(h):
     A = attention(h, seed=3).A
-    fig = figures.attention_heatmaps(A)
+    fig = example.attention_heatmaps(A)
     assert len(fig["data"]) == h
     for i, trace in enumerate(fig["data"]):
         np.testing.assert_allclose(decode(trace["z"]), A[i], rtol=1e-6)
@@ -44,7 +45,7 @@ def test_grid_panels_do_not_overlap():
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_cube_is_h_planes_coloured_by_each_head(h):
     A = attention(h, seed=1).A
-    traces = figures.cube_traces(A)
+    traces = example.cube_traces(A)
     planes = [t for t in traces if t["type"] == "surface"]
     assert len(planes) == h
     heights = [decode(p["z"]) for p in planes]
@@ -57,20 +58,20 @@ def test_cube_is_h_planes_coloured_by_each_head(h):
 
 
 def test_cube_focus_fades_the_other_heads():
-    traces = figures.focus_planes(figures.cube_traces(attention(4).A), 2)
+    traces = example.focus_planes(example.cube_traces(attention(4).A), 2)
     on, off = figures.PLANE_OPACITY, figures.FADED_OPACITY
     assert [t["opacity"] for t in traces[:4]] == [off, off, on, off]
 
 
 def test_cube_layout_does_not_depend_on_the_data():
-    layout = figures.cube_layout()
+    layout = example.cube_layout()
     assert layout["uirevision"] and "scene" in layout and "data" not in layout
     assert layout["meta"]["opacity"] == {"on": figures.PLANE_OPACITY, "off": figures.FADED_OPACITY}
 
 
 def test_token_views_colour_three_clusters_and_show_X():
     ex = worked_example(4)
-    fig = figures.token_views(ex.X, ex.cluster)
+    fig = example.token_views(ex.X, ex.cluster)
     scatters = [t for t in fig["data"] if t["type"] == "scatter"]
     assert [t["text"] for t in scatters] == [["0", "1", "2", "3"], ["4", "5", "6", "7"], ["8", "9", "10", "11"]]
     assert len({t["marker"]["color"] for t in scatters}) == 3 and len({t["marker"]["symbol"] for t in scatters}) == 3
@@ -86,7 +87,7 @@ def test_token_views_colour_three_clusters_and_show_X():
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_block_views_outline_h_blocks(h):
     r = attention(h)
-    fig = figures.block_views(r.Q, r.K, r.V)
+    fig = example.block_views(r.Q, r.K, r.V)
     assert len(fig["layout"]["shapes"]) == 3 * h
     np.testing.assert_allclose(decode(fig["data"][0]["z"]), r.Q.transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)
     assert fig["layout"]["xaxis"]["ticktext"][0] == "Q₁" and len(fig["layout"]["xaxis3"]["ticktext"]) == h
@@ -95,7 +96,7 @@ def test_block_views_outline_h_blocks(h):
 def test_equivariance_figures_label_rows_by_token():
     r = attention(2)
     perm = np.array([3, 1, 2, 0, 4, 5, 6, 7, 8, 9, 10, 11])
-    fig = figures.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
+    fig = equivariance.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
     assert fig["layout"]["yaxis2"]["ticktext"][0] == "t3" and fig["layout"]["yaxis"]["ticktext"][0] == "t0"
     titles = [a["text"] for a in fig["layout"]["annotations"]]
     assert titles == ["<b>A⁽²⁾(X)</b>", "<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>"]

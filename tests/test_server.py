@@ -9,7 +9,8 @@ import pytest
 
 import app as app_module
 from dashboard import create_app
-from dashboard import layout as L
+from dashboard.views import equivariance as eq
+from dashboard.views import example
 from dashboard.attention import multi_head_attention, worked_example
 from tests.dash_requests import eq_body, example_body
 from tests.util import decode
@@ -31,7 +32,7 @@ def post(client, payload):
 def test_valid_update_gives_the_core_values(client):
     r = post(client, example_body(8, 3))
     assert r.status_code == 200
-    heat = r.get_json()["response"][L.HEATMAPS]["figure"]
+    heat = r.get_json()["response"][example.HEATMAPS]["figure"]
     A = multi_head_attention(*worked_example(3)[:5], 8).A
     np.testing.assert_allclose([decode(t["z"]) for t in heat["data"]], A, rtol=1e-6)
 
@@ -44,7 +45,7 @@ def forged_requests():
     valid = example_body()
     yield {k: v for k, v in valid.items() if k != "inputs"}
     yield {k: v for k, v in valid.items() if k != "output"}
-    yield {**valid, "inputs": [{"id": L.HEADS}]}
+    yield {**valid, "inputs": [{"id": "heads"}]}
     yield {**valid, "inputs": "heads"}
     yield {**valid, "output": "nope.figure"}
     yield {**valid, "outputs": None}
@@ -73,7 +74,7 @@ def test_forged_controls_get_no_update_and_bad_orders_a_message(client):
     r = post(client, eq_body("0 1 1"))
     assert r.status_code == 200
     resp = r.get_json()["response"]
-    assert resp[L.PERM]["invalid"] is True and "needs 12 numbers" in resp[L.PERM_FEEDBACK]["children"]
+    assert resp[eq.PERM]["invalid"] is True and "needs 12 numbers" in resp[eq.PERM_FEEDBACK]["children"]
 
 
 @pytest.mark.parametrize("data", ["{", "[]", "null", '{"output": 1}', "x" * 10])

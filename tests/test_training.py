@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard import callbacks, trainer, training
+from dashboard import trainer, training
+from dashboard.views import learning
 from dashboard.attention import HEAD_CHOICES
 from tests.util import decode
 
@@ -93,21 +94,21 @@ def test_train_starts_in_the_background_and_is_polled():
 
     seed = 7
     trainer._runs.pop(seed, None)
-    ready, poll_off, status = callbacks.poll_training(seed, 0, "learning")
+    ready, poll_off, status = learning.poll_training(seed, 0, "learning")
     assert ready is no_update and poll_off is False and "training seed 7" in status
     with pytest.raises(PreventUpdate):  # nothing to show until the runs exist
-        callbacks.update_learning_loss(seed, "learning", False)
+        learning.update_learning_loss(seed, "learning", False)
     trainer.training_runs(seed)  # wait for it here
-    assert callbacks.poll_training(seed, 1, "learning") == (seed, True, "")
-    assert len(callbacks.update_learning_loss(seed, "learning", False)["data"]) == 4
+    assert learning.poll_training(seed, 1, "learning") == (seed, True, "")
+    assert len(learning.update_learning_loss(seed, "learning", False)["data"]) == 4
 
 
 def test_learning_callbacks_show_the_runs():
-    fig = callbacks.update_learning_loss(0, "learning", False)
+    fig = learning.update_learning_loss(0, "learning", False)
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, table = callbacks.update_learning_heads(0, 2, 20, "learning", False)
+    attention, table = learning.update_learning_heads(0, 2, 20, "learning", False)
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
 
@@ -117,9 +118,9 @@ def test_learning_callbacks_show_the_runs():
                                          (0, 2, 1.5), (0, 2, [1]), (10**100, 2, 0)])
 def test_forged_learning_inputs_are_refused(seed, h, k):
     with pytest.raises(PreventUpdate):
-        callbacks.update_learning_heads(seed, h, k, "learning", False)
+        learning.update_learning_heads(seed, h, k, "learning", False)
     if not (isinstance(seed, int) and 0 <= seed < 10):
-        for call in (lambda: callbacks.update_learning_loss(seed, "learning", False),
-                     lambda: callbacks.poll_training(seed, 0, "learning")):
+        for call in (lambda: learning.update_learning_loss(seed, "learning", False),
+                     lambda: learning.poll_training(seed, 0, "learning")):
             with pytest.raises(PreventUpdate):
                 call()

@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from dashboard.layout import TABS  # noqa: E402
+from dashboard.limits import TABS  # noqa: E402
 from tests.browser import launch_chromium  # noqa: E402
 
 SIZES = {"desktop": (1440, 900), "phone": (390, 844)}

@@ -1,0 +1,165 @@
+"""Arrays in, Plotly figures out: the building blocks every view's figures share.
+
+Figures are plain dicts: building `go.Figure` objects validates every property
+and costs milliseconds per update, while a dict costs microseconds. Arrays
+travel as base64 typed arrays, as Plotly.js reads them natively.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+
+# Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
+# ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
+ATTENTION_SCALE = [[k / 8, c] for k, c in enumerate(
+    ("#fcfbfd", "#efedf5", "#dadaeb", "#bcbddc", "#9e9ac8", "#807dba", "#6a51a3", "#54278f", "#3f007d"))]
+# Diverging scale for signed features, centred at 0 (colour-blind safe).
+FEATURE_SCALE = "RdBu"
+# Okabe-Ito colours, with a distinct marker per cluster so colour is never the only cue.
+CLUSTER_COLOURS = ("#E69F00", "#0072B2", "#009E73")
+CLUSTER_SYMBOLS = ("circle", "square", "diamond")
+SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
+
+GRAPH_CONFIG = {
+    "displaylogo": False,
+    "showSendToCloud": False,  # plotly's "share" button posts data to another host
+    "responsive": True,
+    "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+}
+PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
+NARROW_COLUMNS = 2  # panels a row on a phone
+_FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
+_TRANSPARENT = "rgba(0,0,0,0)"
+GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
+MID_GREY = "#8a8a99"
+
+
+def typed_array(a, dtype: str = "f4") -> dict:
+    """A numpy array as a Plotly.js typed array: {"dtype", "bdata"[, "shape"]}."""
+    a = np.ascontiguousarray(a, dtype=np.dtype(dtype))
+    out = {"dtype": dtype, "bdata": base64.b64encode(a.tobytes()).decode("ascii")}
+    if a.ndim > 1:
+        out["shape"] = ", ".join(map(str, a.shape))
+    return out
+
+
+def head_label(i: int) -> str:
+    """'A⁽³⁾' for head index 2: the seed's A^(i), numbered from 1, in plain text."""
+    return "A" + f"({i + 1})".translate(SUPERSCRIPT)
+
+
+def base_layout(**extra) -> dict:
+    layout = {
+        "font": _FONT,
+        "paper_bgcolor": _TRANSPARENT,
+        "plot_bgcolor": _TRANSPARENT,
+        "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
+    }
+    layout.update(extra)
+    return layout
+
+
+def rows_for(k: int, cols: int) -> int:
+    """Rows of a grid of k panels, `cols` a row."""
+    return -(-k // cols)
+
+
+def axis_suffix(p: int) -> str:
+    """Plotly's name suffix for panel p's axes: '' for the first, then '2', '3', …"""
+    return "" if p == 0 else str(p + 1)
+
+
+def grid_domains(k: int, cols: int, gap: float = 0.06):
+    """Yields (x_domain, y_domain) for k equal panels, `cols` per row, filled row by row from the top."""
+    rows = rows_for(k, cols)
+    w = (1 - (cols - 1) * gap) / cols
+    hgt = (1 - (rows - 1) * gap * 1.5) / rows  # taller gaps between rows: they hold the panel titles
+    for p in range(k):
+        r, c = divmod(p, cols)
+        x0, y1 = c * (w + gap), 1 - r * (hgt + gap * 1.5)
+        yield [x0, x0 + w], [max(y1 - hgt, 0), y1]
+
+
+def heatmap_grid(
+    panels,
+    titles,
+    *,
+    max_cols: int = 4,
+    narrow: bool = False,
+    zmin: float | None = 0.0,
+    zmax: float | None = None,
+    colorscale=ATTENTION_SCALE,
+    colorbar_title: str = "weight",
+    x_title: str = "key j",
+    y_title: str = "query r",
+    row_labels=None,
+    col_labels=None,
+    value_name: str = "A",
+    panel_px: int = 230,
+) -> dict:
+    """One heatmap per panel, all on one colour scale with one colour bar.
+
+    `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
+    Row 0 is at the top and cells are square, as in the seed's imshow.
+    `row_labels` / `col_labels` give each panel its own tick labels. A `narrow` (phone-width)
+    page gets at most NARROW_COLUMNS panels a row.
+    """
+    panels = [np.asarray(p) for p in panels]
+    k = len(panels)
+    cols = min(NARROW_COLUMNS if narrow else max_cols, k)
+    rows = rows_for(k, cols)
+    if zmin is None:  # symmetric, for signed data
+        zmax = float(max(abs(p).max() for p in panels)) or 1.0
+        zmin = -zmax
+    elif zmax is None:
+        zmax = float(max(p.max() for p in panels))
+    layout = base_layout(
+        height=rows * panel_px + 70,
+        margin={"l": 50, "r": 10, "t": 40, "b": 30},
+        coloraxis={
+            "colorscale": colorscale,
+            "cmin": zmin,
+            "cmax": zmax,
+            "colorbar": {"title": {"text": colorbar_title, "side": "right"}, "thickness": 12, "len": 0.9},
+        },
+        annotations=[],
+    )
+    data = []
+    for p, ((xd, yd), panel, title) in enumerate(zip(grid_domains(k, cols), panels, titles)):
+        sx = axis_suffix(p)
+        n_rows, n_cols = panel.shape
+        data.append({
+            "type": "heatmap",
+            "z": typed_array(panel),
+            "coloraxis": "coloraxis",
+            "xaxis": "x" + sx,
+            "yaxis": "y" + sx,
+            "hovertemplate": f"{title}<br>{y_title} = %{{y}}<br>{x_title} = %{{x}}"
+                             f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
+        })
+        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": 10}}
+        layout["xaxis" + sx] = {
+            **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
+            **_ticks(col_labels[p] if col_labels else None, n_cols, cols),
+        }
+        layout["yaxis" + sx] = {
+            **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
+            "title": {"text": y_title if p % cols == 0 else ""},
+            **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
+        }
+        layout["annotations"].append({
+            "text": f"<b>{title}</b>", "showarrow": False, "xref": "paper", "yref": "paper",
+            "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center",
+        })
+    return {"data": data, "layout": layout}
+
+
+def _ticks(labels, count: int, cols: int) -> dict:
+    """Every row and column of a lone panel or a short axis; else every fourth, which marks
+    the worked example's clusters of four tokens."""
+    if labels is None:
+        return {"tickmode": "linear", "dtick": 1 if cols == 1 or count <= 8 else 4, "tick0": 0}
+    return {"tickmode": "array", "tickvals": list(range(count)), "ticktext": list(labels)}

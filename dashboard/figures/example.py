@@ -1,0 +1,157 @@
+"""The worked example's figures: the tokens, the Q/K/V blocks, the per-head heatmaps and the cube."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..attention import merge_heads
+from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
+               PLANE_OPACITY, axis_suffix, base_layout, head_label, heatmap_grid, typed_array)
+
+
+def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
+    """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row (two on a phone)."""
+    return heatmap_grid(A, [head_label(i) for i in range(len(A))], narrow=narrow)
+
+
+def cube_layout() -> dict:
+    """The cube's layout. It does not depend on h or the seed, so updates replace only
+    `data` and the user's rotation and zoom survive."""
+    # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
+    hidden_axis = {"showbackground": False, "showspikes": False, "color": MID_GREY}
+    return base_layout(
+        height=520,
+        margin={"l": 0, "r": 0, "t": 10, "b": 0},
+        showlegend=False,
+        uirevision="cube",
+        meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/clientside.js
+        scene={
+            "xaxis": {**hidden_axis, "title": {"text": "key j"}, "dtick": 2},
+            "yaxis": {**hidden_axis, "title": {"text": "query r"}, "autorange": "reversed", "dtick": 2},
+            "zaxis": {**hidden_axis, "title": {"text": "head"}, "showticklabels": False},
+            "aspectmode": "manual",
+            "aspectratio": {"x": 1, "y": 1, "z": 0.9},
+            "camera": {"eye": {"x": 1.5, "y": -1.6, "z": 0.9}},
+        },
+    )
+
+
+def cube_traces(A: np.ndarray) -> list[dict]:
+    """The (h, n, n) cube as h translucent planes, plane i at height h-1-i so head 1 is on top,
+    coloured by A^(i) on one scale; plus one text trace that labels the planes."""
+    h, n, _ = A.shape
+    amax = float(A.max())
+    traces = []
+    for i in range(h):
+        traces.append({
+            "type": "surface",
+            "x": typed_array(np.arange(n), "u1"),
+            "y": typed_array(np.arange(n), "u1"),
+            "z": typed_array(np.full((n, n), h - 1 - i), "u1"),
+            "surfacecolor": typed_array(A[i]),
+            "cmin": 0.0,
+            "cmax": amax,
+            "colorscale": ATTENTION_SCALE,
+            "showscale": i == 0,
+            "colorbar": {"title": {"text": "weight"}, "thickness": 12, "len": 0.7},
+            "opacity": PLANE_OPACITY,
+            "name": head_label(i),
+            "hovertemplate": f"{head_label(i)}<br>query r = %{{y}}<br>key j = %{{x}}"
+                             "<br>A = %{surfacecolor:.3f}<extra></extra>",
+            "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
+        })
+    traces.append({
+        "type": "scatter3d",
+        "mode": "text",
+        "x": [n - 0.5] * h,
+        "y": [-1.5] * h,
+        "z": list(range(h - 1, -1, -1)),
+        "text": [f"head {i + 1}" for i in range(h)],
+        "textposition": "middle right",
+        "textfont": {"color": MID_GREY, "size": 13},
+        "hoverinfo": "skip",
+    })
+    return traces
+
+
+def focus_planes(traces: list[dict], focus: int | None) -> list[dict]:
+    """The cube's traces with plane `focus` (a head index) brought forward and the others faded;
+    None leaves them as they are. The browser does the same for the head buttons (clientside.js)."""
+    if focus is None:
+        return traces
+    return [{**t, "opacity": PLANE_OPACITY if i == focus else FADED_OPACITY} if t["type"] == "surface" else t
+            for i, t in enumerate(traces)]
+
+
+def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
+    """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
+    Right: X itself as an n x d heatmap."""
+    Xc = X - X.mean(axis=0)
+    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
+    P2 = Xc @ Vt[:2].T  # (n, 2)
+    data = []
+    for c in np.unique(cluster):
+        rows = np.flatnonzero(cluster == c)
+        data.append({
+            "type": "scatter",
+            "mode": "markers+text",
+            "x": typed_array(P2[rows, 0]),
+            "y": typed_array(P2[rows, 1]),
+            "text": [str(r) for r in rows],
+            "textposition": "top center",
+            "name": f"cluster {c + 1}",
+            "marker": {"size": 12, "color": CLUSTER_COLOURS[c % 3], "symbol": CLUSTER_SYMBOLS[c % 3],
+                       "line": {"width": 1, "color": "#333"}},
+            "hovertemplate": "token %{text}<extra>cluster " + str(c + 1) + "</extra>",
+        })
+    m = float(np.abs(X).max())
+    data.append({
+        "type": "heatmap",
+        "z": typed_array(X),
+        "xaxis": "x2",
+        "yaxis": "y2",
+        "colorscale": FEATURE_SCALE,
+        "zmin": -m,
+        "zmax": m,
+        "colorbar": {"title": {"text": "x"}, "thickness": 12, "len": 0.9},
+        "hovertemplate": "token %{y}, feature %{x}<br>x = %{z:.3f}<extra></extra>",
+    })
+    layout = base_layout(
+        height=400,
+        legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
+        margin={"l": 50, "r": 10, "t": 40, "b": 90},
+        xaxis={"domain": [0, 0.5], "title": {"text": "1st principal direction"}, "zeroline": False,
+               "gridcolor": GRID},
+        yaxis={"title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x", "gridcolor": GRID},
+        xaxis2={"domain": [0.62, 1], "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
+        yaxis2={"anchor": "x2", "autorange": "reversed", "dtick": 1, "title": {"text": "token"}, "showgrid": False},
+        annotations=[
+            {"text": "<b>12 tokens, 3 clusters</b>", "x": 0.25, "y": 1.02, "xref": "paper", "yref": "paper",
+             "showarrow": False, "yanchor": "bottom"},
+            {"text": "<b>X (n × d)</b>", "x": 0.81, "y": 1.02, "xref": "paper", "yref": "paper",
+             "showarrow": False, "yanchor": "bottom"},
+        ],
+    )
+    return {"data": data, "layout": layout}
+
+
+def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, narrow: bool = False) -> dict:
+    """Q, K, V (each (h, n, d_k), as split by head) side by side as n x d matrices,
+    with the h column blocks Q_i, K_i, V_i outlined and named."""
+    h, n, d_k = Q.shape
+    full = [merge_heads(M) for M in (Q, K, V)]
+    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, narrow=narrow, zmin=None,
+                       colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
+                       y_title="token", value_name="value", panel_px=300)
+    subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+    centres = [(i + 0.5) * d_k - 0.5 for i in range(h)]
+    shapes = []
+    for p, name in enumerate("QKV"):
+        sx = axis_suffix(p)
+        fig["layout"]["xaxis" + sx].update(
+            tickmode="array", tickvals=centres, ticktext=[f"{name}{i + 1}".translate(subscript) for i in range(h)],
+            title={"text": "column blocks"})
+        shapes += [{"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": i * d_k - 0.5, "x1": (i + 1) * d_k - 0.5,
+                    "y0": -0.5, "y1": n - 0.5, "line": {"width": 2, "color": "#555"}} for i in range(h)]
+    fig["layout"]["shapes"] = shapes
+    return fig

@@ -1,0 +1,49 @@
+"""The learning lab: the task's two target mixings and the loss curves."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import (CLUSTER_COLOURS, GRID, NARROW_COLUMNS, axis_suffix, base_layout, grid_domains, heatmap_grid,
+               rows_for, typed_array)
+
+
+def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
+    """The two mixings the task asks for at once: one matrix cannot be both."""
+    return heatmap_grid([own, nxt], ["features 0–3: own cluster", "features 4–7: next cluster"], max_cols=2,
+                        colorbar_title="weight", panel_px=260)
+
+
+def loss_curves(curves: dict, floor: float, narrow: bool = False) -> dict:
+    """Training loss against step, one panel per h (curves: h -> (losses, test_loss)), log scale,
+    with the dashed line every single mixing is stuck at."""
+    hs = sorted(curves)
+    k = len(hs)
+    cols = NARROW_COLUMNS if narrow else k
+    layout = base_layout(height=300 * rows_for(k, cols), showlegend=False, annotations=[], shapes=[],
+                         margin={"l": 55, "r": 10, "t": 50, "b": 45})
+    data = []
+    for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=0.08), hs)):
+        sx = axis_suffix(p)
+        losses, test_loss = curves[h]
+        data.append({"type": "scatter", "mode": "lines", "x": typed_array(np.arange(len(losses)), "u2"),
+                     "y": typed_array(losses), "xaxis": "x" + sx, "yaxis": "y" + sx,
+                     "line": {"width": 1.5, "color": CLUSTER_COLOURS[1]},
+                     "hovertemplate": f"h = {h}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>"})
+        layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step"}, "gridcolor": GRID,
+                                "range": [0, len(losses)]}
+        layout["yaxis" + sx] = {"anchor": "x" + sx, "domain": yd, "type": "log", "range": [-2.3, 0.2],
+                                "gridcolor": GRID,
+                                "tickvals": [0.01, 0.03, 0.1, 0.3, 1], "ticktext": ["0.01", "0.03", "0.1", "0.3", "1"],
+                                "title": {"text": "loss (MSE)" if p % cols == 0 else ""},
+                                "showticklabels": p % cols == 0,
+                                **({"matches": "y"} if p else {})}
+        layout["shapes"].append({"type": "line", "xref": f"x{sx} domain", "yref": "y" + sx, "x0": 0, "x1": 1,
+                                 "y0": floor, "y1": floor, "line": {"dash": "dash", "width": 1.5, "color": "#D55E00"}})
+        layout["annotations"].append({
+            "text": f"<b>h = {h}</b><br>test MSE {test_loss:.3f}", "showarrow": False, "xref": "paper",
+            "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
+    layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
+                                  "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
+                                  "font": {"size": 11, "color": "#D55E00"}})
+    return {"data": data, "layout": layout}

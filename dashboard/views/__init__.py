@@ -1,0 +1,48 @@
+"""The page: the header, then one section per tab, each built by its view module.
+
+A view module holds its tab's layout and its callbacks side by side (see views/example.py).
+"""
+
+from __future__ import annotations
+
+import dash_bootstrap_components as dbc
+from dash import Input, Output, State, dcc, html
+
+from .. import limits
+from ..attention import HEAD_CHOICES
+from ..ids import CONFIG, HEADS, NARROW, SEED, SECTION_PREFIX, TAB, URL
+from ..wiring import clientside_callback
+from . import controls, equivariance, example, learning, mixing
+
+VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
+URL_PARAMS = [
+    limits.url_param("tab", TAB, limits.DEFAULT_TAB, choices=limits.TABS),
+    limits.url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
+    limits.url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
+    *(param for view in VIEWS for param in view.URL_PARAMS),
+]
+
+
+def config() -> dict:
+    ids = {"url": URL, "narrow": NARROW, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
+           "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
+           "headButtonsWithAll": [example.CUBE_FOCUS]}
+    return limits.client_config(ids, URL_PARAMS)
+
+
+def make_layout() -> html.Div:
+    return html.Div(
+        [
+            dcc.Location(id=URL, refresh="callback-nav"),
+            dcc.Store(id=CONFIG, data=config()),
+            dcc.Store(id=NARROW, data=False),
+            controls.layout(),
+            dbc.Container([view.layout() for view in VIEWS], fluid="xxl", className="py-3", id="main"),
+        ]
+    )
+
+
+# The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view,
+# and back and forward work. A missing or bad parameter means the default.
+clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value") for p in URL_PARAMS],
+                    Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))

@@ -1,0 +1,105 @@
+"""Equivariance: permute the tokens and watch every head's pattern follow (the seed's last section)."""
+
+from __future__ import annotations
+
+import dash_bootstrap_components as dbc
+import numpy as np
+from dash import Input, Output, State, html, no_update
+
+from .. import attention as core
+from .. import limits
+from ..figures import equivariance as fig
+from ..ids import CONFIG, HEADS, NARROW, SEED, TAB, section_id
+from ..wiring import callback, clientside_callback
+from .common import graph, head_buttons, model, text_beside_view
+
+PERM = "perm"
+PERM_FEEDBACK = "perm-feedback"
+SHUFFLE = "perm-shuffle"
+REVERSE = "perm-reverse"
+IDENTITY = "perm-identity"
+POSITIONS = "positions"
+EQ_HEAD = "eq-head"
+EQ_CHECK = "eq-check"
+EQ_INPUTS = "eq-inputs"
+EQ_ATTENTION = "eq-attention"
+URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, words=limits.MAX_PERM_TEXT, tab="equivariance"),
+              limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
+
+
+def layout() -> html.Section:
+    permuter = html.Div(
+        [
+            dbc.Label("token order: row r of PX is token …", html_for=PERM),
+            dbc.InputGroup(
+                [
+                    dbc.Input(id=PERM, value=limits.DEFAULT_PERM, debounce=True, autocomplete="off"),
+                    dbc.Button("shuffle", id=SHUFFLE, color="primary"),
+                    dbc.Button("reverse", id=REVERSE, color="secondary", outline=True),
+                    dbc.Button("reset", id=IDENTITY, color="secondary", outline=True),
+                ],
+                className="has-validation",
+            ),
+            html.Div(id=PERM_FEEDBACK, className="invalid-feedback d-block", role="alert"),
+            dbc.Switch(id=POSITIONS, label="add sinusoidal positional encodings E", value=False, className="mt-2"),
+            head_buttons(EQ_HEAD, "head shown", include_all=False),
+            html.Div(id=EQ_CHECK, className="eq-check mt-2", **{"aria-live": "polite"}),
+        ]
+    )
+    return html.Section(
+        [text_beside_view(["properties"], permuter), graph(EQ_INPUTS), graph(EQ_ATTENTION)],
+        id=section_id("equivariance"),
+        hidden=True,
+    )
+
+
+@callback(Output(EQ_INPUTS, "figure"), Output(EQ_ATTENTION, "figure"), Output(EQ_CHECK, "children"),
+          Output(PERM, "invalid"), Output(PERM_FEEDBACK, "children"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(NARROW, "data"),
+          Input(PERM, "value"), Input(POSITIONS, "value"), Input(EQ_HEAD, "value"))
+def update_equivariance(h, seed, tab, narrow, perm_text, positions, head):
+    """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
+    limits.tab(tab, "equivariance")
+    h, seed = limits.heads(h), limits.seed(seed)
+    perm, message = limits.permutation(perm_text)
+    if perm is None:
+        return no_update, no_update, no_update, True, message
+    i = limits.head_index(head, h)
+    i = 0 if i is None else i
+    ex, _ = model(h, seed)
+    with_positions = positions is True
+    E = core.sinusoidal_positions(core.N_TOKENS, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
+    check = core.equivariance_check(*ex[:5], h, perm, positions=E)
+    inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm)
+    A_X, A_PX = check.original.A[i], check.permuted.A[i]
+    attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i,
+                                           limits.narrow(narrow))
+    return inputs, attention, verdict(check, with_positions), False, ""
+
+
+def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
+    holds = check.output_gap < 1e-9
+    lhs = "MultiHead(PX + E) − P·MultiHead(X + E)" if with_positions else "MultiHead(PX) − P·MultiHead(X)"
+    return html.Div(
+        [
+            html.Div([html.Span(f"‖{lhs}‖ = "), html.Strong(f"{check.output_gap:.1e}", id="eq-gap")]),
+            html.Div([html.Span("largest ‖A⁽ⁱ⁾(PX) − P A⁽ⁱ⁾(X) Pᵀ‖ = "),
+                      html.Strong(f"{check.attention_gap:.1e}")]),
+            html.Div(
+                "equivariant: the identity holds up to rounding" if holds
+                else "not equivariant: positional encodings make the output depend on order",
+                className="fw-semibold " + ("text-success" if holds else "text-danger"),
+            ),
+        ],
+        className="eq-verdict " + ("holds" if holds else "breaks"),
+    )
+
+
+# The head buttons follow h; a chosen head that no longer exists falls back to head 1.
+clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
+                    Input(HEADS, "value"), State(EQ_HEAD, "value"), State(CONFIG, "data"))
+
+# Shuffle, reverse or reset the typed order in the browser; the server checks whatever arrives.
+clientside_callback("reorder", Output(PERM, "value", allow_duplicate=True),
+                    Input(SHUFFLE, "n_clicks"), Input(REVERSE, "n_clicks"), Input(IDENTITY, "n_clicks"),
+                    State(PERM, "value"), State(CONFIG, "data"), prevent_initial_call=True)

@@ -1,0 +1,88 @@
+"""Worked example: the tokens, Q/K/V and their column blocks, the per-head attention matrices and the cube."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import dash_bootstrap_components as dbc
+from dash import Input, Output, Patch, State, html
+
+from .. import attention as core
+from .. import limits
+from ..figures import example as fig
+from ..ids import CONFIG, HEADS, NARROW, SEED, TAB, section_id
+from ..wiring import callback, clientside_callback
+from .common import PAIRS, graph, head_buttons, markdown, model, text_beside_view
+
+TOKENS = "tokens"
+BLOCKS = "blocks"
+HEATMAPS = "heatmaps"
+CUBE = "cube"
+CUBE_FOCUS = "cube-focus"
+URL_PARAMS: list[dict] = []
+
+
+def layout() -> html.Section:
+    return html.Section(
+        [
+            markdown("intro"),
+            text_beside_view(["single_head"], graph(TOKENS)),
+            text_beside_view(["block_structure"], graph(BLOCKS)),
+            dbc.Row([dbc.Col(markdown("multi_head"), lg=6), dbc.Col(markdown("bilinear"), lg=6)], className="g-4"),
+            html.H3("Per-head attention matrices", className="h5 mt-2"),
+            graph(HEATMAPS, className="mb-4"),
+            text_beside_view(
+                ["worked_example", "cube"],
+                [head_buttons(CUBE_FOCUS, "bring forward", include_all=True),
+                 graph(CUBE, {"data": [], "layout": fig.cube_layout()})],
+            ),
+        ],
+        id=section_id("example"),
+    )
+
+
+@lru_cache(maxsize=len(limits.SEEDS))
+def token_figure(seed: int) -> dict:
+    ex = core.worked_example(seed)
+    return fig.token_views(ex.X, ex.cluster)
+
+
+@lru_cache(maxsize=2 * PAIRS)  # two page widths
+def example_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
+    r = model(h, seed)[1]
+    return fig.block_views(r.Q, r.K, r.V, narrow), fig.attention_heatmaps(r.A, narrow)
+
+
+@lru_cache(maxsize=PAIRS)
+def cube_data(h: int, seed: int) -> list[dict]:
+    return fig.cube_traces(model(h, seed)[1].A)
+
+
+@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(TAB, "value"))
+def update_tokens(seed, tab):
+    """The tokens do not depend on h, so a change of h neither sends nor redraws them."""
+    limits.tab(tab, "example")
+    return token_figure(limits.seed(seed))
+
+
+@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(NARROW, "data"),
+          State(CUBE_FOCUS, "value"))
+def update_example(h, seed, tab, narrow, focus):
+    """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
+    only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
+    limits.tab(tab, "example")
+    h, seed = limits.heads(h), limits.seed(seed)
+    blocks, heatmaps = example_figures(h, seed, limits.narrow(narrow))
+    cube = Patch()
+    cube["data"] = fig.focus_planes(cube_data(h, seed), limits.head_index(focus, h))
+    return blocks, heatmaps, cube
+
+
+# The head buttons follow h; a chosen head that no longer exists falls back to 'all'.
+clientside_callback("headOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"),
+                    Input(HEADS, "value"), State(CUBE_FOCUS, "value"), State(CONFIG, "data"))
+
+# Bring one plane forward by patching trace opacities in the browser: no round trip, and the camera stays.
+clientside_callback("focusHead", Output(CUBE, "figure", allow_duplicate=True), Input(CUBE_FOCUS, "value"),
+                    State(CUBE, "figure"), State(CONFIG, "data"), prevent_initial_call=True)

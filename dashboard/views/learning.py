@@ -1,0 +1,173 @@
+"""Learning: train the seed's layer in front of the student; one head cannot solve the task, two can."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from multiprocessing import parent_process
+
+import dash_bootstrap_components as dbc
+import numpy as np
+from dash import Input, Output, State, dcc, html, no_update
+from dash.exceptions import PreventUpdate
+
+from .. import attention as core
+from .. import figures, limits, trainer, training
+from ..figures import learning as fig
+from ..ids import CONFIG, HEADS, NARROW, TAB, section_id
+from ..wiring import callback, clientside_callback
+from .common import graph, text_beside_view
+
+LEARN_SEED = "learn-seed"
+LEARN_TRAIN = "learn-train"
+LEARN_REQUESTED = "learn-requested"  # the training seed asked for with "train"
+LEARN_READY = "learn-ready"  # the training seed whose runs are shown
+LEARN_POLL = "learn-poll"
+LEARN_STATUS = "learn-status"
+LEARN_TASK = "learn-task"
+LEARN_LOSS = "learn-loss"
+LEARN_STEP = "learn-step"
+LEARN_PLAY = "learn-play"
+LEARN_TIMER = "learn-timer"
+LEARN_ATTENTION = "learn-attention"
+LEARN_MASS = "learn-mass"
+URL_PARAMS: list[dict] = []
+
+MASS_EXAMPLES = 100
+LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
+RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.SNAPSHOTS)
+
+
+def layout() -> html.Section:
+    first = limits.TRAINING_SEEDS[0]
+    trainer_controls = html.Div(
+        [
+            html.Label("training seed", htmlFor=LEARN_SEED, className="small mb-0"),
+            dcc.Dropdown(id=LEARN_SEED, options=list(limits.TRAINING_SEEDS), value=first, clearable=False,
+                         searchable=False, className="control"),
+            dbc.Button("train h = 1, 2, 4, 8", id=LEARN_TRAIN, color="primary"),
+            html.Span(id=LEARN_STATUS, className="small text-body-secondary", role="status"),
+            dcc.Store(id=LEARN_REQUESTED, data=first),
+            dcc.Store(id=LEARN_READY, data=first),
+            dcc.Interval(id=LEARN_POLL, interval=300, disabled=True),
+        ],
+        className="d-flex align-items-center gap-2 flex-wrap mb-2",
+    )
+    last = limits.SNAPSHOTS[-1]
+    player = html.Div(
+        [
+            dbc.Button("play", id=LEARN_PLAY, color="secondary", outline=True, size="sm"),
+            html.Div(dcc.Slider(id=LEARN_STEP, min=0, max=last, step=1, value=last, updatemode="drag",
+                                marks={k: str(k * training.SNAPSHOT_EVERY) for k in range(0, last + 1, 5)}),
+                     className="flex-grow-1"),
+            dcc.Interval(id=LEARN_TIMER, interval=400, disabled=True),
+        ],
+        className="d-flex align-items-center gap-2",
+    )
+    return html.Section(
+        [
+            text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK, fig.target_mixing_figure(
+                *training.target_mixings()))]),
+            graph(LEARN_LOSS, className="mb-4"),
+            text_beside_view(["learning_heads"], [html.Div("training step", className="small"), player,
+                                                 graph(LEARN_ATTENTION), html.Div(id=LEARN_MASS, className="mt-2")]),
+        ],
+        id=section_id("learning"),
+        hidden=True,
+    )
+
+
+def precompute_defaults() -> None:
+    """Train the first training seed at start-up (under gunicorn --preload, once for all workers).
+    A trainer child, which re-imports the main module (app.py) as spawn does, skips it."""
+    if parent_process() is None:
+        trainer.train_here(limits.TRAINING_SEEDS[0])
+
+
+def ready_seed(value) -> int:
+    """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
+    seed = limits.training_seed(value)
+    if trainer.training_runs(seed, wait=False) is None:
+        raise PreventUpdate
+    return seed
+
+
+@lru_cache(maxsize=len(limits.TRAINING_SEEDS) * 2)  # two page widths
+def loss_figure(seed: int, narrow: bool) -> dict:
+    curves = {h: (run.losses, run.test_loss) for h, run in trainer.training_runs(seed).items()}
+    return fig.loss_curves(curves, training.SINGLE_MIXING_FLOOR, narrow)
+
+
+@lru_cache(maxsize=len(limits.TRAINING_SEEDS))
+def mass_examples(seed: int) -> np.ndarray:
+    """MASS_EXAMPLES held-out inputs (B, n, d) to measure where the heads attend."""
+    return training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))[0]
+
+
+@lru_cache(maxsize=RUNS)
+def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
+    and on the next cluster over the held-out examples, two (h,); and the training step."""
+    run = trainer.training_runs(seed)[h]
+    W = [run.snapshots[k][w] for w in training.WEIGHTS]
+    A = core.multi_head_attention(training.display_example(seed), *W, h).A
+    own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
+    return A, own, nxt, int(run.snapshot_steps[k])
+
+
+@lru_cache(maxsize=RUNS * 2)  # two page widths
+def learned_heads(h: int, seed: int, k: int, narrow: bool) -> tuple[dict, list]:
+    """The learned heads as a figure, and the attention masses as [own, next] lists."""
+    A, own, nxt, step = learned_attention(h, seed, k)
+    titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
+    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, narrow=narrow)
+    return grid, [own.tolist(), nxt.tolist()]
+
+
+@callback(Output(LEARN_READY, "data"), Output(LEARN_POLL, "disabled"), Output(LEARN_STATUS, "children"),
+          Input(LEARN_REQUESTED, "data"), Input(LEARN_POLL, "n_intervals"), Input(TAB, "value"),
+          prevent_initial_call=True)
+def poll_training(seed, polls, tab):
+    """Start, or look in on, the training of the seed the student asked for, without waiting:
+    the page polls until it is done, so no request ever blocks on a training run."""
+    limits.tab(tab, "learning")
+    seed = limits.training_seed(seed)
+    if trainer.training_runs(seed, wait=False) is None:
+        return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
+    return seed, True, ""
+
+
+@callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(NARROW, "data"))
+def update_learning_loss(seed, tab, narrow):
+    limits.tab(tab, "learning")
+    return loss_figure(ready_seed(seed), limits.narrow(narrow))
+
+
+@callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_MASS, "children"),
+          Input(LEARN_READY, "data"), Input(HEADS, "value"), Input(LEARN_STEP, "value"), Input(TAB, "value"),
+          Input(NARROW, "data"))
+def update_learning_heads(seed, h, k, tab, narrow):
+    limits.tab(tab, "learning")
+    h, seed, k = limits.heads(h), ready_seed(seed), limits.snapshot(k)
+    attention, (own, nxt) = learned_heads(h, seed, k, limits.narrow(narrow))
+    return attention, mass_table(own, nxt)
+
+
+def mass_table(own: list, nxt: list) -> dbc.Table:
+    rows = [html.Tr([html.Th(f"head {i + 1}"), html.Td(f"{o:.2f}"), html.Td(f"{x:.2f}")])
+            for i, (o, x) in enumerate(zip(own, nxt))]
+    return dbc.Table(
+        [html.Thead(html.Tr([html.Th("attention mass"), html.Th("own cluster"), html.Th("next cluster")])),
+         html.Tbody(rows)],
+        size="sm", bordered=False, striped=True, className="mass-table w-auto",
+    )
+
+
+# "train" asks for the chosen training seed; the server trains it once, then keeps it.
+clientside_callback("train", Output(LEARN_REQUESTED, "data"), Input(LEARN_TRAIN, "n_clicks"),
+                    State(LEARN_SEED, "value"), prevent_initial_call=True)
+
+# Play steps the slider forward every tick of the timer, and stops at the end.
+clientside_callback("play", Output(LEARN_STEP, "value"), Output(LEARN_TIMER, "disabled"),
+                    Output(LEARN_PLAY, "children"), Input(LEARN_PLAY, "n_clicks"), Input(LEARN_TIMER, "n_intervals"),
+                    State(LEARN_STEP, "value"), State(LEARN_TIMER, "disabled"), State(CONFIG, "data"),
+                    prevent_initial_call=True)
