@@ -81,7 +81,7 @@ def permutation(text) -> tuple[np.ndarray | None, str]:
     if not isinstance(text, str) or len(text) > MAX_PERM_TEXT:
         return None, f"Type the {n} numbers 0 to {n - 1} in a new order, separated by spaces or commas."
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
-    bad = next((w for w in words if not (w.isdigit())), None)
+    bad = next((w for w in words if not (w.isascii() and w.isdigit())), None)
     if bad is not None:
         return None, f"“{bad[:20]}” is not a token number: use whole numbers 0 to {n - 1}."
     try:
