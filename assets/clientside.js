@@ -8,15 +8,21 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return dash_clientside.callback_context.outputs_list.map((o) => o.id !== config.ids.section + tab);
     },
 
-    // Phone or not: figures put fewer panels in a row on a narrow page; turning the phone updates it.
-    // The same test as the CSS's (max-width: …) media queries, so both switch at the same width.
-    pageWidth: function (pathname, config) {
+    // How figures are drawn: a phone-width page puts fewer panels in a row (turning the phone updates it),
+    // lecture mode draws them larger. The width test is the CSS's (max-width: …), so both switch together.
+    display: function (pathname, lecture, config) {
       const query = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
+      const state = { narrow: query.matches, lecture: lecture === true };
+      document.documentElement.classList.toggle("lecture", state.lecture);
+      window.explorerDisplay = state;
       if (!window.explorerWatchesWidth) {
         window.explorerWatchesWidth = true;
-        query.addEventListener("change", (e) => dash_clientside.set_props(config.ids.narrow, { data: e.matches }));
+        query.addEventListener("change", (e) => {
+          window.explorerDisplay = Object.assign({}, window.explorerDisplay, { narrow: e.matches });
+          dash_clientside.set_props(config.ids.display, { data: window.explorerDisplay });
+        });
       }
-      return query.matches;
+      return state;
     },
 
     // Head buttons follow h: 'head 1..h', after 'all' where the view has it.

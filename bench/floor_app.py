@@ -14,8 +14,8 @@ from dash import Dash, Input, Output, dcc, html
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard import figures  # noqa: E402
-from dashboard.figures import example  # noqa: E402
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example  # noqa: E402
+from dashboard.figures import example  # noqa: E402
 
 PRECOMPUTED = {}
 for h in HEAD_CHOICES:

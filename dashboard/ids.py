@@ -3,7 +3,8 @@ A view's own ids live in its module, next to their use."""
 
 URL = "url"
 CONFIG = "config"  # limits.client_config(): the allowed values, for assets/clientside.js
-NARROW = "narrow"  # true on a phone-width page: figures put fewer panels in a row
+DISPLAY = "display"  # {"narrow": phone-width page, "lecture": lecture mode}: how figures are drawn
+LECTURE = "lecture"  # the lecture-mode switch
 HEADS = "heads"
 SEED = "seed"
 TAB = "tab"

@@ -14,6 +14,7 @@ from dash.exceptions import PreventUpdate
 
 from . import training
 from .attention import HEAD_CHOICES, N_TOKENS, check_permutation
+from .figures import Display
 
 SEEDS = range(100)
 TRAINING_SEEDS = range(10)
@@ -29,6 +30,7 @@ TABS = {  # value -> label, in the seed's order
     "learning": "Learning",
 }
 DEFAULT_TAB = "example"
+DISPLAYS = 2 * 2  # phone-width or not, lecture mode or not: the values of display()
 NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint; a page narrower than this is a phone's
 ALL_HEADS = 0  # a head button's value for "all heads"; k >= 1 is head k
 
@@ -66,8 +68,11 @@ def tab(value, expected: str) -> None:
         raise PreventUpdate
 
 
-def narrow(value) -> bool:
-    return value is True
+def display(value) -> Display:
+    """The page's display store: {"narrow": bool, "lecture": bool}; anything else is a desktop page."""
+    if not isinstance(value, dict):
+        return Display()
+    return Display(narrow=value.get("narrow") is True, lecture=value.get("lecture") is True)
 
 
 def head_index(value, h: int) -> int | None:

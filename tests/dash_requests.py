@@ -1,6 +1,6 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
 
-from dashboard.ids import HEADS, NARROW, SEED, TAB
+from dashboard.ids import DISPLAY, HEADS, SEED, TAB
 from dashboard.views import equivariance as eq
 from dashboard.views import example, learning, mixing
 
@@ -24,7 +24,7 @@ def body(outputs, inputs, state=(), changed=None) -> dict:
 
 
 def controls(h, seed, tab, narrow=False):
-    return [(HEADS, "value", h), (SEED, "value", seed), (TAB, "value", tab), (NARROW, "data", narrow)]
+    return [(HEADS, "value", h), (SEED, "value", seed), (TAB, "value", tab), (DISPLAY, "data", {"narrow": narrow, "lecture": False})]
 
 
 def example_body(h=8, seed=3, tab="example", focus=0, narrow=False) -> dict:

@@ -4,8 +4,8 @@ from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits
-from dashboard.views import equivariance, example, mixing
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
+from dashboard.views import common, equivariance, example, mixing
 from tests.util import decode, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
@@ -111,7 +111,7 @@ def test_typed_order_accepts_commas_and_spaces():
 
 @pytest.mark.parametrize("cached, keys", [
     (example.cube_data, [(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]),
-    (example.example_figures, [(h, s, n) for h in HEAD_CHOICES for s in limits.SEEDS for n in (False, True)]),
+    (common.model, [(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]),
 ])
 def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     """Every value the controls allow stays cached (a second pass only hits), and the bound is that count."""
@@ -124,7 +124,10 @@ def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     assert info.currsize == len(keys) and info.hits == len(keys) and info.maxsize == len(keys)
 
 
-@pytest.mark.parametrize("narrow, columns", [(False, 4), (True, 2), ("yes", 4), (1, 4), (None, 4)])
-def test_a_phone_page_gets_two_panels_a_row(narrow, columns):
-    _, heatmaps, _ = example.update_example(8, 0, "example", narrow, 0)
+@pytest.mark.parametrize("display, columns", [
+    ({"narrow": False}, 4), ({"narrow": True}, 2), ({"narrow": True, "lecture": True}, 2), ({"narrow": "yes"}, 4),
+    ({"narrow": 1}, 4), (True, 4), ("narrow", 4), (None, 4), ([True], 4),
+])
+def test_a_phone_page_gets_two_panels_a_row(display, columns):
+    _, heatmaps, _ = example.update_example(8, 0, "example", display, 0)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from dashboard import figures
-from dashboard.figures import equivariance, example
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
+from dashboard.figures import equivariance, example
 from tests.util import decode
 
 

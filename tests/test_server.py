@@ -9,9 +9,9 @@ import pytest
 
 import app as app_module
 from dashboard import create_app
+from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from dashboard.attention import multi_head_attention, worked_example
 from tests.dash_requests import eq_body, example_body
 from tests.util import decode
 

@@ -3,8 +3,8 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard import trainer, training
-from dashboard.views import learning
 from dashboard.attention import HEAD_CHOICES
+from dashboard.views import learning
 from tests.util import decode
 
 

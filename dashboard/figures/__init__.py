@@ -8,9 +8,9 @@ travel as base64 typed arrays, as Plotly.js reads them natively.
 from __future__ import annotations
 
 import base64
+from typing import NamedTuple
 
 import numpy as np
-
 
 # Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
 # ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
@@ -31,10 +31,24 @@ GRAPH_CONFIG = {
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
-_FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 13}
+_FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
 MID_GREY = "#8a8a99"
+
+
+class Display(NamedTuple):
+    """How the page shows figures: on a phone-width page (fewer panels a row), or in lecture mode (larger)."""
+
+    narrow: bool = False
+    lecture: bool = False
+
+    @property
+    def font_size(self) -> int:
+        return 16 if self.lecture else 13
+
+
+DESKTOP = Display()
 
 
 def typed_array(a, dtype: str = "f4") -> dict:
@@ -51,9 +65,9 @@ def head_label(i: int) -> str:
     return "A" + f"({i + 1})".translate(SUPERSCRIPT)
 
 
-def base_layout(**extra) -> dict:
+def base_layout(display: Display = DESKTOP, **extra) -> dict:
     layout = {
-        "font": _FONT,
+        "font": {"family": _FONT_FAMILY, "size": display.font_size},
         "paper_bgcolor": _TRANSPARENT,
         "plot_bgcolor": _TRANSPARENT,
         "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
@@ -88,7 +102,7 @@ def heatmap_grid(
     titles,
     *,
     max_cols: int = 4,
-    narrow: bool = False,
+    display: Display = DESKTOP,
     zmin: float | None = 0.0,
     zmax: float | None = None,
     colorscale=ATTENTION_SCALE,
@@ -104,12 +118,12 @@ def heatmap_grid(
 
     `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
     Row 0 is at the top and cells are square, as in the seed's imshow.
-    `row_labels` / `col_labels` give each panel its own tick labels. A `narrow` (phone-width)
-    page gets at most NARROW_COLUMNS panels a row.
+    `row_labels` / `col_labels` give each panel its own tick labels. A phone-width page
+    (`display.narrow`) gets at most NARROW_COLUMNS panels a row.
     """
     panels = [np.asarray(p) for p in panels]
     k = len(panels)
-    cols = min(NARROW_COLUMNS if narrow else max_cols, k)
+    cols = min(NARROW_COLUMNS if display.narrow else max_cols, k)
     rows = rows_for(k, cols)
     if zmin is None:  # symmetric, for signed data
         zmax = float(max(abs(p).max() for p in panels)) or 1.0
@@ -117,6 +131,7 @@ def heatmap_grid(
     elif zmax is None:
         zmax = float(max(p.max() for p in panels))
     layout = base_layout(
+        display,
         height=rows * panel_px + 70,
         margin={"l": 50, "r": 10, "t": 40, "b": 30},
         coloraxis={
@@ -140,7 +155,7 @@ def heatmap_grid(
             "hovertemplate": f"{title}<br>{y_title} = %{{y}}<br>{x_title} = %{{x}}"
                              f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
         })
-        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": 10}}
+        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": display.font_size - 3}}
         layout["xaxis" + sx] = {
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
             **_ticks(col_labels[p] if col_labels else None, n_cols, cols),

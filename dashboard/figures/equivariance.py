@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import FEATURE_SCALE, head_label, heatmap_grid
+from . import DESKTOP, FEATURE_SCALE, Display, head_label, heatmap_grid
 
 
 def token_labels(order) -> list[str]:
@@ -21,11 +21,11 @@ def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm) -> dict:
 
 
 def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, perm, head: int,
-                           narrow: bool = False) -> dict:
+                           display: Display = DESKTOP) -> dict:
     """For one head: A(X), A(PX) and P A(X) P^T, each (n, n); the last two are equal when equivariance holds."""
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
     label = head_label(head)
     return heatmap_grid(
-        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3, narrow=narrow,
+        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3, display=display,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
         col_labels=[ident, permuted, permuted], panel_px=300)

@@ -5,13 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..attention import merge_heads
-from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
-               PLANE_OPACITY, axis_suffix, base_layout, head_label, heatmap_grid, typed_array)
+from . import (
+    ATTENTION_SCALE,
+    CLUSTER_COLOURS,
+    CLUSTER_SYMBOLS,
+    DESKTOP,
+    FADED_OPACITY,
+    FEATURE_SCALE,
+    GRID,
+    MID_GREY,
+    PLANE_OPACITY,
+    Display,
+    axis_suffix,
+    base_layout,
+    head_label,
+    heatmap_grid,
+    typed_array,
+)
 
 
-def attention_heatmaps(A: np.ndarray, narrow: bool = False) -> dict:
+def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
     """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row (two on a phone)."""
-    return heatmap_grid(A, [head_label(i) for i in range(len(A))], narrow=narrow)
+    return heatmap_grid(A, [head_label(i) for i in range(len(A))], display=display)
 
 
 def cube_layout() -> dict:
@@ -135,12 +150,12 @@ def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
     return {"data": data, "layout": layout}
 
 
-def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, narrow: bool = False) -> dict:
+def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, display: Display = DESKTOP) -> dict:
     """Q, K, V (each (h, n, d_k), as split by head) side by side as n x d matrices,
     with the h column blocks Q_i, K_i, V_i outlined and named."""
     h, n, d_k = Q.shape
     full = [merge_heads(M) for M in (Q, K, V)]
-    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, narrow=narrow, zmin=None,
+    fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, display=display, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
                        y_title="token", value_name="value", panel_px=300)
     subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")

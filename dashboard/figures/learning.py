@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import (CLUSTER_COLOURS, GRID, NARROW_COLUMNS, axis_suffix, base_layout, grid_domains, heatmap_grid,
-               rows_for, typed_array)
+from . import (
+    CLUSTER_COLOURS,
+    DESKTOP,
+    GRID,
+    NARROW_COLUMNS,
+    Display,
+    axis_suffix,
+    base_layout,
+    grid_domains,
+    heatmap_grid,
+    rows_for,
+    typed_array,
+)
 
 
 def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
@@ -14,13 +25,13 @@ def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
                         colorbar_title="weight", panel_px=260)
 
 
-def loss_curves(curves: dict, floor: float, narrow: bool = False) -> dict:
+def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
     """Training loss against step, one panel per h (curves: h -> (losses, test_loss)), log scale,
     with the dashed line every single mixing is stuck at."""
     hs = sorted(curves)
     k = len(hs)
-    cols = NARROW_COLUMNS if narrow else k
-    layout = base_layout(height=300 * rows_for(k, cols), showlegend=False, annotations=[], shapes=[],
+    cols = NARROW_COLUMNS if display.narrow else k
+    layout = base_layout(display, height=300 * rows_for(k, cols), showlegend=False, annotations=[], shapes=[],
                          margin={"l": 55, "r": 10, "t": 50, "b": 45})
     data = []
     for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=0.08), hs)):

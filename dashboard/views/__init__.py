@@ -10,7 +10,7 @@ from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, HEADS, NARROW, SEED, SECTION_PREFIX, TAB, URL
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL
 from ..wiring import clientside_callback
 from . import controls, equivariance, example, learning, mixing
 
@@ -19,12 +19,13 @@ URL_PARAMS = [
     limits.url_param("tab", TAB, limits.DEFAULT_TAB, choices=limits.TABS),
     limits.url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
     limits.url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
+    limits.url_param("lecture", LECTURE, False, flag=True),
     *(param for view in VIEWS for param in view.URL_PARAMS),
 ]
 
 
 def config() -> dict:
-    ids = {"url": URL, "narrow": NARROW, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
+    ids = {"url": URL, "display": DISPLAY, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
     return limits.client_config(ids, URL_PARAMS)
@@ -35,7 +36,7 @@ def make_layout() -> html.Div:
         [
             dcc.Location(id=URL, refresh="callback-nav"),
             dcc.Store(id=CONFIG, data=config()),
-            dcc.Store(id=NARROW, data=False),
+            dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
             dbc.Container([view.layout() for view in VIEWS], fluid="xxl", className="py-3", id="main"),
         ]

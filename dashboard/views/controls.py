@@ -7,7 +7,7 @@ from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, HEADS, NARROW, SEED, TAB, URL, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, section_id
 from ..wiring import clientside_callback
 
 
@@ -29,6 +29,7 @@ def layout() -> dbc.Navbar:
                     ],
                     className="d-flex align-items-center gap-2",
                 ),
+                dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
                 dbc.RadioItems(
                     id=TAB, options=[{"label": v, "value": k} for k, v in limits.TABS.items()],
                     value=limits.DEFAULT_TAB, className="btn-group flex-wrap tabbar", inputClassName="btn-check",
@@ -45,8 +46,9 @@ def layout() -> dbc.Navbar:
     )
 
 
-# Phone or not: figures put fewer panels in a row on a narrow page.
-clientside_callback("pageWidth", Output(NARROW, "data"), Input(URL, "pathname"), State(CONFIG, "data"))
+# How figures are drawn: fewer panels a row on a phone-width page, larger in lecture mode.
+clientside_callback("display", Output(DISPLAY, "data"), Input(URL, "pathname"), Input(LECTURE, "value"),
+                    State(CONFIG, "data"))
 
 # One section visible at a time; the others stay mounted so their figures and cameras persist.
 clientside_callback("showTab", *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),

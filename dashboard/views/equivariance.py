@@ -9,7 +9,7 @@ from dash import Input, Output, State, html, no_update
 from .. import attention as core
 from .. import limits
 from ..figures import equivariance as fig
-from ..ids import CONFIG, HEADS, NARROW, SEED, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, SEED, TAB, section_id
 from ..wiring import callback, clientside_callback
 from .common import graph, head_buttons, model, text_beside_view
 
@@ -55,9 +55,9 @@ def layout() -> html.Section:
 
 @callback(Output(EQ_INPUTS, "figure"), Output(EQ_ATTENTION, "figure"), Output(EQ_CHECK, "children"),
           Output(PERM, "invalid"), Output(PERM_FEEDBACK, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(NARROW, "data"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"),
           Input(PERM, "value"), Input(POSITIONS, "value"), Input(EQ_HEAD, "value"))
-def update_equivariance(h, seed, tab, narrow, perm_text, positions, head):
+def update_equivariance(h, seed, tab, display, perm_text, positions, head):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
     limits.tab(tab, "equivariance")
     h, seed = limits.heads(h), limits.seed(seed)
@@ -73,7 +73,7 @@ def update_equivariance(h, seed, tab, narrow, perm_text, positions, head):
     inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm)
     A_X, A_PX = check.original.A[i], check.permuted.A[i]
     attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i,
-                                           limits.narrow(narrow))
+                                           limits.display(display))
     return inputs, attention, verdict(check, with_positions), False, ""
 
 

@@ -9,8 +9,9 @@ from dash import Input, Output, Patch, State, html
 
 from .. import attention as core
 from .. import limits
+from ..figures import Display
 from ..figures import example as fig
-from ..ids import CONFIG, HEADS, NARROW, SEED, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, SEED, TAB, section_id
 from ..wiring import callback, clientside_callback
 from .common import PAIRS, graph, head_buttons, markdown, model, text_beside_view
 
@@ -47,10 +48,10 @@ def token_figure(seed: int) -> dict:
     return fig.token_views(ex.X, ex.cluster)
 
 
-@lru_cache(maxsize=2 * PAIRS)  # two page widths
-def example_figures(h: int, seed: int, narrow: bool) -> tuple[dict, dict]:
+@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
+def example_figures(h: int, seed: int, display: Display) -> tuple[dict, dict]:
     r = model(h, seed)[1]
-    return fig.block_views(r.Q, r.K, r.V, narrow), fig.attention_heatmaps(r.A, narrow)
+    return fig.block_views(r.Q, r.K, r.V, display), fig.attention_heatmaps(r.A, display)
 
 
 @lru_cache(maxsize=PAIRS)
@@ -66,14 +67,14 @@ def update_tokens(seed, tab):
 
 
 @callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(NARROW, "data"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"),
           State(CUBE_FOCUS, "value"))
-def update_example(h, seed, tab, narrow, focus):
+def update_example(h, seed, tab, display, focus):
     """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
     only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
     limits.tab(tab, "example")
     h, seed = limits.heads(h), limits.seed(seed)
-    blocks, heatmaps = example_figures(h, seed, limits.narrow(narrow))
+    blocks, heatmaps = example_figures(h, seed, limits.display(display))
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(h, seed), limits.head_index(focus, h))
     return blocks, heatmaps, cube

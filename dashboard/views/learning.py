@@ -12,8 +12,9 @@ from dash.exceptions import PreventUpdate
 
 from .. import attention as core
 from .. import figures, limits, trainer, training
+from ..figures import Display
 from ..figures import learning as fig
-from ..ids import CONFIG, HEADS, NARROW, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, TAB, section_id
 from ..wiring import callback, clientside_callback
 from .common import graph, text_beside_view
 
@@ -91,10 +92,10 @@ def ready_seed(value) -> int:
     return seed
 
 
-@lru_cache(maxsize=len(limits.TRAINING_SEEDS) * 2)  # two page widths
-def loss_figure(seed: int, narrow: bool) -> dict:
+@lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
+def loss_figure(seed: int, display: Display) -> dict:
     curves = {h: (run.losses, run.test_loss) for h, run in trainer.training_runs(seed).items()}
-    return fig.loss_curves(curves, training.SINGLE_MIXING_FLOOR, narrow)
+    return fig.loss_curves(curves, training.SINGLE_MIXING_FLOOR, display)
 
 
 @lru_cache(maxsize=len(limits.TRAINING_SEEDS))
@@ -114,12 +115,12 @@ def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray
     return A, own, nxt, int(run.snapshot_steps[k])
 
 
-@lru_cache(maxsize=RUNS * 2)  # two page widths
-def learned_heads(h: int, seed: int, k: int, narrow: bool) -> tuple[dict, list]:
+@lru_cache(maxsize=RUNS * limits.DISPLAYS)
+def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, list]:
     """The learned heads as a figure, and the attention masses as [own, next] lists."""
     A, own, nxt, step = learned_attention(h, seed, k)
     titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
-    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, narrow=narrow)
+    grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, display=display)
     return grid, [own.tolist(), nxt.tolist()]
 
 
@@ -136,19 +137,19 @@ def poll_training(seed, polls, tab):
     return seed, True, ""
 
 
-@callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(NARROW, "data"))
-def update_learning_loss(seed, tab, narrow):
+@callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(DISPLAY, "data"))
+def update_learning_loss(seed, tab, display):
     limits.tab(tab, "learning")
-    return loss_figure(ready_seed(seed), limits.narrow(narrow))
+    return loss_figure(ready_seed(seed), limits.display(display))
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_MASS, "children"),
           Input(LEARN_READY, "data"), Input(HEADS, "value"), Input(LEARN_STEP, "value"), Input(TAB, "value"),
-          Input(NARROW, "data"))
-def update_learning_heads(seed, h, k, tab, narrow):
+          Input(DISPLAY, "data"))
+def update_learning_heads(seed, h, k, tab, display):
     limits.tab(tab, "learning")
     h, seed, k = limits.heads(h), ready_seed(seed), limits.snapshot(k)
-    attention, (own, nxt) = learned_heads(h, seed, k, limits.narrow(narrow))
+    attention, (own, nxt) = learned_heads(h, seed, k, limits.display(display))
     return attention, mass_table(own, nxt)
 
 
