@@ -57,7 +57,9 @@ def _check_X(X, batched: bool = False) -> np.ndarray:
     if X.ndim not in ((2, 3) if batched else (2,)) or 0 in X.shape:
         expected = "an (n, d) matrix or a (B, n, d) batch" if batched else "an (n, d) matrix"
         raise ValueError(f"X must be {expected}, got shape {X.shape}")
-    return _check_matrix("X", X, X.shape)
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite (no NaN or inf)")
+    return X
 
 
 # ------------------------------------------------------------------- softmax
@@ -105,11 +107,12 @@ class MultiHeadResult:
     Q: np.ndarray  # (h, n, d_k)  Q_i = X W_Q^(i)
     K: np.ndarray  # (h, n, d_k)  K_i = X W_K^(i)
     V: np.ndarray  # (h, n, d_k)  V_i = X W_V^(i)
-    logits: np.ndarray  # (h, n, n)  Q_i K_i^T / sqrt(d_k)
+    logits: np.ndarray  # (h, n, n)  Q_i K_i^T * scale
     A: np.ndarray  # (h, n, n)  A^(i) = softmax(logits_i), row-stochastic
     heads: np.ndarray  # (h, n, d_k)  head_i = A^(i) V_i
     concat: np.ndarray  # (n, d)  [head_1 ... head_h]
     output: np.ndarray  # (n, d)  concat W_O
+    scale: float  # the softmax's scale, 1/sqrt(d_k) unless asked otherwise
 
     @property
     def attentions(self) -> np.ndarray:
@@ -133,10 +136,11 @@ def merge_heads(M: np.ndarray) -> np.ndarray:
     return M.swapaxes(-2, -3).reshape(*batch, n, h * d_k)
 
 
-def multi_head_attention(X, W_Q, W_K, W_V, W_O, h) -> MultiHeadResult:
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale=None) -> MultiHeadResult:
     """MultiHead(X) = [head_1 ... head_h] W_O with head_i = softmax(Q_i K_i^T / sqrt(d/h)) V_i.
 
     X is (n, d), or a batch (B, n, d); W_Q, W_K, W_V, W_O are (d, d); h divides d.
+    `scale` replaces the 1/sqrt(d/h) in front of Q_i K_i^T (a positive number).
     All heads are computed in one batch. Returns a MultiHeadResult that
     unpacks as (output (n, d), attentions (h, n, n)).
     """
@@ -146,25 +150,85 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, h) -> MultiHeadResult:
     W_Q, W_K, W_V, W_O = (_check_matrix(name, W, (d, d)) for name, W in
                           (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)))
     d_k = d // h
+    scale = 1 / np.sqrt(d_k) if scale is None else check_scale(scale)
     Q = split_heads(X @ W_Q, h)  # (h, n, d_k)
     K = split_heads(X @ W_K, h)  # (h, n, d_k)
     V = split_heads(X @ W_V, h)  # (h, n, d_k)
     logits = Q @ K.swapaxes(-1, -2)  # (h, n, n)
-    logits /= np.sqrt(d_k)
+    logits *= scale
     A = softmax(logits)  # (h, n, n)
     heads = A @ V  # (h, n, d_k)
     concat = merge_heads(heads)  # (n, d)
-    return MultiHeadResult(Q, K, V, logits, A, heads, concat, concat @ W_O)
+    return MultiHeadResult(Q, K, V, logits, A, heads, concat, concat @ W_O, float(scale))
+
+
+def check_scale(scale) -> float:
+    """A softmax scale must be a finite positive number."""
+    if isinstance(scale, bool) or not isinstance(scale, numbers.Real) or not 0 < scale < np.inf:
+        raise ValueError(f"scale must be a finite positive number, got {scale!r}")
+    return float(scale)
 
 
 def bilinear_forms(W_Q, W_K, h) -> np.ndarray:
-    """M_i = W_Q^(i) W_K^(i)T, so that B_i(x, y) = x^T M_i y: (h, d, d), each of rank <= d/h."""
+    """M_i = W_Q^(i) W_K^(i)T, so that B_i(x, y) = x^T M_i y: (h, d, d), each of rank <= d/h.
+    The logits of head i are X M_i X^T times the scale."""
     W_Q = np.asarray(W_Q, dtype=float)
     d = W_Q.shape[0]
     h = check_heads(h, d)
     W_Q = _check_matrix("W_Q", W_Q, (d, d))
     W_K = _check_matrix("W_K", W_K, (d, d))
     return split_heads(W_Q, h) @ split_heads(W_K, h).swapaxes(-1, -2)  # (h, d, d_k) @ (h, d_k, d)
+
+
+def numerical_rank(M: np.ndarray) -> np.ndarray:
+    """The rank of each matrix in a stack (..., d, d), counting singular values above rounding: (...,) ints."""
+    return np.linalg.matrix_rank(M)
+
+
+# ------------------------------------------------------- explaining one weight
+
+
+class CellPath(NamedTuple):
+    """Why A^(i)_rj is what it is: the path from the tokens x_r and x_j to the weight, in head i."""
+
+    x_r: np.ndarray  # (d,)  the query token
+    x_j: np.ndarray  # (d,)  the key token
+    q: np.ndarray  # (d_k,)  q_r^(i) = x_r W_Q^(i)
+    k: np.ndarray  # (d_k,)  k_j^(i) = x_j W_K^(i)
+    products: np.ndarray  # (d_k,)  q_c k_c: what each coordinate adds to the logit
+    score: float  # q . k = sum of products = B_i(x_r, x_j)
+    scale: float  # 1/sqrt(d_k) by default
+    logits: np.ndarray  # (n,)  row r of head i's logits: score * scale for every key
+    weights: np.ndarray  # (n,)  row r of A^(i) = softmax(logits)
+
+
+def cell_path(X, result: MultiHeadResult, i: int, r: int, j: int) -> CellPath:
+    """The numbers behind A^(i)_rj, read from one sequence's MultiHeadResult (no batch axis)."""
+    h, n, _ = result.A.shape
+    for name, value, size in (("head i", i, h), ("query r", r, n), ("key j", j, n)):
+        if check_int(name, value) >= size:
+            raise ValueError(f"{name} must be below {size}, got {value}")
+    q, k = result.Q[i, r], result.K[i, j]
+    products = q * k
+    return CellPath(X[r], X[j], q, k, products, float(products.sum()), result.scale, result.logits[i, r],
+                    result.A[i, r])
+
+
+def feature_mixing(result: MultiHeadResult, r: int) -> np.ndarray:
+    """For query r, the weight key j gets in feature column c of the concatenation, A^(block(c))_rj: (n, d).
+
+    Columns c of block i = c // (d/h) all use head i's row, so with h = 1 every column is the same
+    mixing, and with h > 1 the weights change from block to block."""
+    d_k = result.V.shape[-1]
+    return np.repeat(result.A[:, r, :].T, d_k, axis=1)  # (n, h) -> (n, h * d_k)
+
+
+def head_contributions(result: MultiHeadResult, W_O) -> np.ndarray:
+    """head_i W_O^(i), where W_O^(i) is the row block of W_O that reads head i: (h, n, d).
+    They add up to MultiHead(X): W_O is the only place where the heads' outputs meet."""
+    h, _, d_k = result.heads.shape
+    W_O_blocks = np.asarray(W_O).reshape(h, d_k, -1)  # (h, d_k, d): rows i*d_k .. (i+1)*d_k - 1
+    return result.heads @ W_O_blocks
 
 
 # ----------------------------------------------------------- worked example

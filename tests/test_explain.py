@@ -1,0 +1,110 @@
+"""The numbers that explain a weight, a head's bilinear form and W_O, checked against the seed's own loop
+(tests/seed_reference.py) and plain per-head slicing, never against the functions that draw them."""
+
+import numpy as np
+import pytest
+
+from dashboard.attention import (
+    HEAD_CHOICES,
+    bilinear_forms,
+    cell_path,
+    feature_mixing,
+    head_contributions,
+    multi_head_attention,
+    numerical_rank,
+    worked_example,
+)
+from tests.seed_reference import seed_multi_head_attention, seed_worked_example
+
+
+def head_block(M, i, h):
+    """Columns i*d/h .. (i+1)*d/h - 1 of M, as the seed slices them."""
+    d_k = M.shape[1] // h
+    return M[:, i * d_k:(i + 1) * d_k]
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+@pytest.mark.parametrize("i_frac, r, j", [(0.0, 0, 0), (0.99, 11, 3), (0.5, 5, 7)])
+def test_cell_path_rebuilds_the_seeds_weight(h, i_frac, r, j):
+    i = int(i_frac * h)
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(7)
+    _, A_ref = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    path = cell_path(X, multi_head_attention(X, W_Q, W_K, W_V, W_O, h), i, r, j)
+    d_k = 8 // h
+    q_ref, k_ref = X[r] @ head_block(W_Q, i, h), X[j] @ head_block(W_K, i, h)
+    np.testing.assert_allclose(path.q, q_ref, atol=1e-12)
+    np.testing.assert_allclose(path.k, k_ref, atol=1e-12)
+    np.testing.assert_allclose(path.products, q_ref * k_ref, atol=1e-12)
+    assert path.score == pytest.approx(float(q_ref @ k_ref), abs=1e-12)
+    assert path.scale == pytest.approx(1 / np.sqrt(d_k))
+    assert path.logits[j] == pytest.approx(path.score * path.scale, abs=1e-12)
+    np.testing.assert_allclose(path.weights, A_ref[i, r], atol=1e-12)  # the whole softmax row
+    np.testing.assert_array_equal(path.x_r, X[r])
+    np.testing.assert_array_equal(path.x_j, X[j])
+
+
+@pytest.mark.parametrize("i, r, j", [(4, 0, 0), (-1, 0, 0), (0, 12, 0), (0, 0, -1), (0.5, 0, 0), (None, 0, 0),
+                                     (0, "1", 0), (True, 0, 0)])
+def test_cell_path_refuses_cells_outside_the_cube(i, r, j):
+    X, *W = worked_example(0)[:5]
+    with pytest.raises(ValueError):
+        cell_path(X, multi_head_attention(X, *W, 4), i, r, j)
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_bilinear_forms_have_rank_d_over_h_and_give_the_logits(h):
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(3)
+    M = bilinear_forms(W_Q, W_K, h)
+    ranks = numerical_rank(M)
+    assert ranks.tolist() == [8 // h] * h  # random blocks have full rank d/h, never more
+    for i in range(h):
+        M_i = head_block(W_Q, i, h) @ head_block(W_K, i, h).T
+        np.testing.assert_allclose(M[i], M_i, atol=1e-12)
+        Q_i, K_i = X @ head_block(W_Q, i, h), X @ head_block(W_K, i, h)
+        np.testing.assert_allclose(X @ M[i] @ X.T / np.sqrt(8 // h), Q_i @ K_i.T / np.sqrt(8 // h), atol=1e-12)
+    r = multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    np.testing.assert_allclose(r.logits, X @ M @ X.T * r.scale, atol=1e-12)
+
+
+def test_rank_counts_only_independent_directions():
+    u, v = np.arange(1.0, 9.0), np.ones(8)
+    assert numerical_rank(np.stack([np.outer(u, v), np.eye(8), np.zeros((8, 8))])).tolist() == [1, 8, 0]
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_feature_mixing_is_one_row_per_block(h):
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(5)
+    _, A_ref = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    mix = feature_mixing(multi_head_attention(X, W_Q, W_K, W_V, W_O, h), 6)
+    assert mix.shape == (12, 8)
+    for c in range(8):
+        np.testing.assert_allclose(mix[:, c], A_ref[c // (8 // h), 6], atol=1e-12)
+    # the seed's claim: one mixing for every column at h = 1, a different one per block for h > 1
+    distinct = {tuple(np.round(mix[:, c], 12)) for c in range(8)}
+    assert len(distinct) == h
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_head_contributions_add_up_to_the_output(h):
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(2)
+    out_ref, A_ref = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    parts = head_contributions(multi_head_attention(X, W_Q, W_K, W_V, W_O, h), W_O)
+    np.testing.assert_allclose(parts.sum(0), out_ref, atol=1e-12)
+    d_k = 8 // h
+    for i in range(h):
+        head_i = A_ref[i] @ head_block(X @ W_V, i, h)
+        np.testing.assert_allclose(parts[i], head_i @ W_O[i * d_k:(i + 1) * d_k], atol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [0, -1, float("nan"), float("inf"), "1", True, [1.0]])
+def test_a_scale_must_be_finite_and_positive(scale):
+    with pytest.raises(ValueError):
+        multi_head_attention(*worked_example(0)[:5], 2, scale=scale)
+
+
+def test_the_default_scale_is_the_seeds():
+    X, *W = seed_worked_example(0)
+    assert multi_head_attention(X, *W, 2).scale == pytest.approx(1 / np.sqrt(4))
+    doubled = multi_head_attention(X, *W, 2, scale=1.0)
+    _, A_ref = seed_multi_head_attention(np.sqrt(2) * X, *W, 2)  # 2 Q K^T / sqrt(4) = Q K^T * 1.0
+    np.testing.assert_allclose(doubled.A, A_ref, atol=1e-12)
