@@ -48,6 +48,14 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return patch.build();
     },
 
+    // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.
+    // Cube planes report cell corners, which round to the cell.
+    pickCell: function (click) {
+      const point = click && click.points && click.points[0];
+      if (!point) return [dash_clientside.no_update, dash_clientside.no_update, dash_clientside.no_update];
+      return [point.curveNumber + 1, Math.round(point.y), Math.round(point.x)];
+    },
+
     // Shuffle, reverse or reset the typed token order; the server checks whatever arrives.
     reorder: function (shuffles, reverses, resets, text, config) {
       const trigger = dash_clientside.callback_context.triggered_id;

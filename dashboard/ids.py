@@ -14,3 +14,9 @@ SECTION_PREFIX = "section-"
 def section_id(tab: str) -> str:
     """The id of the <section> that holds a tab's view."""
     return SECTION_PREFIX + tab
+
+# The selected cell A^(i)_rj: head i (1..h), query r and key j (0..n-1). A click on any per-head heatmap
+# sets them, the drill-down explains that weight, and every view that shows the cell outlines it.
+SEL_HEAD = "sel-head"
+SEL_QUERY = "sel-query"
+SEL_KEY = "sel-key"

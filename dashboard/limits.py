@@ -80,6 +80,19 @@ def head_index(value, h: int) -> int | None:
     return value - 1 if is_int(value) and 1 <= value <= h else None
 
 
+def cell(head, query, key, h: int) -> tuple[tuple[int, int, int] | None, str]:
+    """The selected cell as indices (i, r, j) with i = head - 1, or (None, message) when it is not one of
+    the cube's: the head buttons count from 1, tokens from 0."""
+    n = N_TOKENS
+    if not all(is_int(v) for v in (head, query, key)):
+        return None, f"Choose a head 1 to {h}, a query and a key 0 to {n - 1}, or click a cell of a heatmap."
+    if not 1 <= head <= h:
+        return None, f"There is no head {head} with h = {h}: choose a head 1 to {h}."
+    if not (0 <= query < n and 0 <= key < n):
+        return None, f"Tokens are numbered 0 to {n - 1}."
+    return (head - 1, query, key), ""
+
+
 def permutation(text) -> tuple[np.ndarray | None, str]:
     """A typed order such as '3 0 1 …' or '3,0,1,…' -> (perm, '') or (None, message)."""
     n = N_TOKENS

@@ -1,10 +1,11 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
 
-from dashboard.ids import DISPLAY, HEADS, SEED, TAB
+from dashboard.ids import DISPLAY, HEADS, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
 from dashboard.views import equivariance as eq
 from dashboard.views import example, learning, mixing
 
-EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure")]
+EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
+                   (example.WORKED, "children")]
 MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure")]
 EQ_OUTPUTS = [(eq.EQ_INPUTS, "figure"), (eq.EQ_ATTENTION, "figure"), (eq.EQ_CHECK, "children"),
               (eq.PERM, "invalid"), (eq.PERM_FEEDBACK, "children")]
@@ -23,16 +24,20 @@ def body(outputs, inputs, state=(), changed=None) -> dict:
     }
 
 
+def cell(head=1, query=0, key=1):
+    return [(SEL_HEAD, "value", head), (SEL_QUERY, "value", query), (SEL_KEY, "value", key)]
+
+
 def controls(h, seed, tab, narrow=False):
     return [(HEADS, "value", h), (SEED, "value", seed), (TAB, "value", tab), (DISPLAY, "data", {"narrow": narrow, "lecture": False})]
 
 
 def example_body(h=8, seed=3, tab="example", focus=0, narrow=False) -> dict:
-    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(example.CUBE_FOCUS, "value", focus)])
+    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(example.CUBE_FOCUS, "value", focus)] + cell())
 
 
 def mixing_body(h=8, seed=3, tab="example") -> dict:
-    return body(MIXING_OUTPUTS, controls(h, seed, tab))
+    return body(MIXING_OUTPUTS, controls(h, seed, tab), cell())
 
 
 def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, head=1, tab="equivariance") -> dict:

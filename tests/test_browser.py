@@ -69,7 +69,7 @@ def test_choosing_eight_heads_draws_the_core_values(page):
     np.testing.assert_allclose([t["z"] for t in heat], A, rtol=1e-6)
     assert page.locator("#heatmaps .heatmaplayer image").count() == 8
     planes = [t for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
-    np.testing.assert_allclose([p["surfacecolor"] for p in planes], A, rtol=1e-6)
+    np.testing.assert_allclose([np.array(p["surfacecolor"])[::2, ::2] for p in planes], A, rtol=1e-6)
     assert "8" in page.url and page.errors == []
 
 

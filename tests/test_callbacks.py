@@ -9,20 +9,21 @@ from dashboard.views import common, equivariance, example, mixing
 from tests.util import decode, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
+CELL = (1, 0, 1)  # the selected cell: head 1, query 0, key 1
 BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
 BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    blocks, heatmaps, cube = example.update_example(h, 7, "example", False, 0)
+    blocks, heatmaps, cube, _ = example.update_example(h, 7, "example", False, 0, *CELL)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
     data = patch_assignments(cube)[("data",)]
     planes = [t for t in data if t["type"] == "surface"]
     assert len(planes) == h
-    np.testing.assert_allclose(np.stack([decode(p["surfacecolor"]) for p in planes]), A, rtol=1e-6)
+    np.testing.assert_allclose(np.stack([decode(p["surfacecolor"])[::2, ::2] for p in planes]), A, rtol=1e-6)
     assert set(patch_assignments(cube)) == {("data",)}  # the layout, and so the camera, is left alone
     np.testing.assert_allclose(decode(blocks["data"][2]["z"]), multi_head_attention(*worked_example(7)[:5], h).V
                                .transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)
@@ -39,22 +40,23 @@ def test_tokens_follow_the_seed_only():
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(example.update_example(4, 0, "example", False, 2)[2])[("data",)]
+    data = patch_assignments(example.update_example(4, 0, "example", False, 2, *CELL)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(example.update_example(4, 0, "example", False, bad)[2])[("data",)]
+        data = patch_assignments(example.update_example(4, 0, "example", False, bad, *CELL)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
 
 
 @pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
 def test_example_waits_while_another_tab_is_shown(tab):
     with pytest.raises(PreventUpdate):
-        example.update_example(4, 0, tab, False, 0)
+        example.update_example(4, 0, tab, False, 0, *CELL)
 
 
 @pytest.mark.parametrize("h", BAD_CONTROLS)
 def test_bad_heads_get_no_update(h):
-    for fn, extra in [(example.update_example, ("example", False, 0)), (mixing.update_mixing, ("mixing", False)),
+    for fn, extra in [(example.update_example, ("example", False, 0, *CELL)),
+                      (mixing.update_mixing, ("mixing", False, *CELL)),
                       (equivariance.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
         with pytest.raises(PreventUpdate):
             fn(h, 0, *extra)
@@ -63,11 +65,11 @@ def test_bad_heads_get_no_update(h):
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seeds_get_no_update(seed):
     with pytest.raises(PreventUpdate):
-        example.update_example(4, seed, "example", False, 0)
+        example.update_example(4, seed, "example", False, 0, *CELL)
 
 
 def test_mixing_shows_the_single_A_and_each_head():
-    single, multi = mixing.update_mixing(8, 2, "mixing", False)
+    single, multi = mixing.update_mixing(8, 2, "mixing", False, *CELL)
     ex = worked_example(2)
     np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
     assert len(multi["data"]) == 8
@@ -129,5 +131,5 @@ def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     ({"narrow": 1}, 4), (True, 4), ("narrow", 4), (None, 4), ([True], 4),
 ])
 def test_a_phone_page_gets_two_panels_a_row(display, columns):
-    _, heatmaps, _ = example.update_example(8, 0, "example", display, 0)
+    _, heatmaps, _, _ = example.update_example(8, 0, "example", display, 0, *CELL)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

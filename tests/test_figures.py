@@ -49,12 +49,19 @@ def test_cube_is_h_planes_coloured_by_each_head(h):
     planes = [t for t in traces if t["type"] == "surface"]
     assert len(planes) == h
     heights = [decode(p["z"]) for p in planes]
-    assert len({float(z.mean()) for z in heights}) == h and all(np.ptp(z) == 0 for z in heights)
+    assert [float(z.mean()) for z in heights] == list(range(h))  # head 1 at the bottom, as in the seed
+    assert all(np.ptp(z) == 0 for z in heights)
     for i, p in enumerate(planes):
-        np.testing.assert_allclose(decode(p["surfacecolor"]), A[i], rtol=1e-6)
+        x, y, colour = decode(p["x"]), decode(p["y"]), decode(p["surfacecolor"])
+        cell = np.round(x).astype(int)  # the cell each grid point belongs to
+        assert cell.tolist() == np.repeat(np.arange(12), 2).tolist() and np.array_equal(x, y)
+        assert np.all(np.abs(x - cell) < 0.5)  # a cell's square stays inside its own unit
+        for r in range(12):  # every cell one flat colour: A^(i)_rj at all four corners
+            for j in range(12):
+                np.testing.assert_allclose(colour[2 * r:2 * r + 2, 2 * j:2 * j + 2], A[i, r, j], rtol=1e-6)
         assert p["cmax"] == pytest.approx(A.max()) and p["opacity"] == figures.PLANE_OPACITY
-    labels = [t for t in traces if t["type"] == "scatter3d"][0]["text"]
-    assert labels == [f"head {i + 1}" for i in range(h)]
+    labels = [t for t in traces if t["type"] == "scatter3d"][0]
+    assert labels["text"] == [f"head {i + 1}" for i in range(h)] and labels["z"] == list(range(h))
 
 
 def test_cube_focus_fades_the_other_heads():

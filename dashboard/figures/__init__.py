@@ -155,7 +155,8 @@ def heatmap_grid(
             "hovertemplate": f"{title}<br>{y_title} = %{{y}}<br>{x_title} = %{{x}}"
                              f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
         })
-        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain", "tickfont": {"size": display.font_size - 3}}
+        axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain",
+                "tickfont": {"size": display.font_size - 3}}
         layout["xaxis" + sx] = {
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
             **_ticks(col_labels[p] if col_labels else None, n_cols, cols),
@@ -170,6 +171,33 @@ def heatmap_grid(
             "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center",
         })
     return {"data": data, "layout": layout}
+
+
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+SELECTION_COLOUR = "#D55E00"  # Okabe-Ito vermilion: stands out on Purples and RdBu, light or dark
+
+
+def outline_blocks(fig: dict, p: int, names: list[str], block: int, length: int, axis: str = "x",
+                   title: str = "") -> None:
+    """Outline and name panel p's consecutive blocks of `block` columns (axis 'x') or rows (axis 'y'),
+    e.g. the h column blocks Q_1 … Q_h of Q, each d/h wide; `length` is the panel's other side."""
+    sx = axis_suffix(p)
+    centres = [(i + 0.5) * block - 0.5 for i in range(len(names))]
+    fig["layout"][axis + "axis" + sx].update(tickmode="array", tickvals=centres, ticktext=names,
+                                             **({"title": {"text": title}} if title else {}))
+    edges = [(i * block - 0.5, (i + 1) * block - 0.5) for i in range(len(names))]
+    other = (-0.5, length - 0.5)
+    fig["layout"].setdefault("shapes", []).extend(
+        {"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "line": {"width": 2, "color": "#555"},
+         **dict(zip(("x0", "x1", "y0", "y1"), (*edge, *other) if axis == "x" else (*other, *edge)))}
+        for edge in edges)
+
+
+def cell_outline(p: int, r: int, j: int) -> dict:
+    """A bold square around cell (r, j) of panel p: the selected query and key."""
+    sx = axis_suffix(p)
+    return {"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": j - 0.5, "x1": j + 0.5, "y0": r - 0.5,
+            "y1": r + 0.5, "line": {"width": 3, "color": SELECTION_COLOUR}, "name": "selection"}
 
 
 def _ticks(labels, count: int, cols: int) -> dict:

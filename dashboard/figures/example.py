@@ -5,23 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..attention import merge_heads
-from . import (
-    ATTENTION_SCALE,
-    CLUSTER_COLOURS,
-    CLUSTER_SYMBOLS,
-    DESKTOP,
-    FADED_OPACITY,
-    FEATURE_SCALE,
-    GRID,
-    MID_GREY,
-    PLANE_OPACITY,
-    Display,
-    axis_suffix,
-    base_layout,
-    head_label,
-    heatmap_grid,
-    typed_array,
-)
+from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
+               PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_label, heatmap_grid, outline_blocks, typed_array)
 
 
 def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
@@ -41,8 +26,8 @@ def cube_layout() -> dict:
         uirevision="cube",
         meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/clientside.js
         scene={
-            "xaxis": {**hidden_axis, "title": {"text": "key j"}, "dtick": 2},
-            "yaxis": {**hidden_axis, "title": {"text": "query r"}, "autorange": "reversed", "dtick": 2},
+            "xaxis": {**hidden_axis, "title": {"text": "key j"}, "dtick": 1, "tick0": 0},
+            "yaxis": {**hidden_axis, "title": {"text": "query r"}, "autorange": "reversed", "dtick": 1, "tick0": 0},
             "zaxis": {**hidden_axis, "title": {"text": "head"}, "showticklabels": False},
             "aspectmode": "manual",
             "aspectratio": {"x": 1, "y": 1, "z": 0.9},
@@ -51,19 +36,29 @@ def cube_layout() -> dict:
     )
 
 
+CELL_SEAM = 0.02  # the gap between two cells' squares, where Plotly blends their colours
+
+
+def cell_edges(n: int) -> np.ndarray:
+    """Grid coordinates that draw n crisp cells: cell j spans j - 0.48 .. j + 0.48, so a surface,
+    which blends colours between grid points, blends only across the thin seams: (2n,)."""
+    return (np.arange(n)[:, None] + [-0.5 + CELL_SEAM, 0.5 - CELL_SEAM]).ravel()
+
+
 def cube_traces(A: np.ndarray) -> list[dict]:
-    """The (h, n, n) cube as h translucent planes, plane i at height h-1-i so head 1 is on top,
-    coloured by A^(i) on one scale; plus one text trace that labels the planes."""
+    """The (h, n, n) cube as h translucent planes, plane i at height i so head 1 is at the bottom as in
+    the seed, each cell a flat square coloured by A^(i)_rj on one scale; plus a text trace naming the planes."""
     h, n, _ = A.shape
     amax = float(A.max())
+    edges = typed_array(cell_edges(n))
     traces = []
     for i in range(h):
         traces.append({
             "type": "surface",
-            "x": typed_array(np.arange(n), "u1"),
-            "y": typed_array(np.arange(n), "u1"),
-            "z": typed_array(np.full((n, n), h - 1 - i), "u1"),
-            "surfacecolor": typed_array(A[i]),
+            "x": edges,
+            "y": edges,
+            "z": typed_array(np.full((2 * n, 2 * n), i), "u1"),
+            "surfacecolor": typed_array(A[i].repeat(2, axis=0).repeat(2, axis=1)),  # each cell's colour at its 4 corners
             "cmin": 0.0,
             "cmax": amax,
             "colorscale": ATTENTION_SCALE,
@@ -71,7 +66,7 @@ def cube_traces(A: np.ndarray) -> list[dict]:
             "colorbar": {"title": {"text": "weight"}, "thickness": 12, "len": 0.7},
             "opacity": PLANE_OPACITY,
             "name": head_label(i),
-            "hovertemplate": f"{head_label(i)}<br>query r = %{{y}}<br>key j = %{{x}}"
+            "hovertemplate": f"{head_label(i)}<br>query r = %{{y:.0f}}<br>key j = %{{x:.0f}}"
                              "<br>A = %{surfacecolor:.3f}<extra></extra>",
             "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
         })
@@ -80,7 +75,7 @@ def cube_traces(A: np.ndarray) -> list[dict]:
         "mode": "text",
         "x": [n - 0.5] * h,
         "y": [-1.5] * h,
-        "z": list(range(h - 1, -1, -1)),
+        "z": list(range(h)),
         "text": [f"head {i + 1}" for i in range(h)],
         "textposition": "middle right",
         "textfont": {"color": MID_GREY, "size": 13},
@@ -158,15 +153,7 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, display: Display = 
     fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, display=display, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
                        y_title="token", value_name="value", panel_px=300)
-    subscript = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-    centres = [(i + 0.5) * d_k - 0.5 for i in range(h)]
-    shapes = []
     for p, name in enumerate("QKV"):
-        sx = axis_suffix(p)
-        fig["layout"]["xaxis" + sx].update(
-            tickmode="array", tickvals=centres, ticktext=[f"{name}{i + 1}".translate(subscript) for i in range(h)],
-            title={"text": "column blocks"})
-        shapes += [{"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": i * d_k - 0.5, "x1": (i + 1) * d_k - 0.5,
-                    "y0": -0.5, "y1": n - 0.5, "line": {"width": 2, "color": "#555"}} for i in range(h)]
-    fig["layout"]["shapes"] = shapes
+        outline_blocks(fig, p, [f"{name}{i + 1}".translate(SUBSCRIPT) for i in range(h)], d_k, n,
+                       title="column blocks")
     return fig

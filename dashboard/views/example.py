@@ -1,26 +1,29 @@
-"""Worked example: the tokens, Q/K/V and their column blocks, the per-head attention matrices and the cube."""
+"""Worked example: the tokens, Q/K/V and their column blocks, the operator through W_O, the bilinear forms,
+the per-head attention matrices with the drill-down of one weight, and the cube, in the seed's order."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-import dash_bootstrap_components as dbc
+import numpy as np
 from dash import Input, Output, Patch, State, html
 
 from .. import attention as core
-from .. import limits
+from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
 from ..ids import CONFIG, DISPLAY, HEADS, SEED, TAB, section_id
 from ..wiring import callback, clientside_callback
+from . import drilldown, forms, forward, selection
 from .common import PAIRS, graph, head_buttons, markdown, model, text_beside_view
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
+WORKED = "worked-text"
 HEATMAPS = "heatmaps"
 CUBE = "cube"
 CUBE_FOCUS = "cube-focus"
-URL_PARAMS: list[dict] = []
+URL_PARAMS = drilldown.URL_PARAMS
 
 
 def layout() -> html.Section:
@@ -29,11 +32,14 @@ def layout() -> html.Section:
             markdown("intro"),
             text_beside_view(["single_head"], graph(TOKENS)),
             text_beside_view(["block_structure"], graph(BLOCKS)),
-            dbc.Row([dbc.Col(markdown("multi_head"), lg=6), dbc.Col(markdown("bilinear"), lg=6)], className="g-4"),
-            html.H3("Per-head attention matrices", className="h5 mt-2"),
-            graph(HEATMAPS, className="mb-4"),
+            forward.layout(),
+            forms.layout(),
+            markdown("worked_example"),
+            html.P(id=WORKED, className="prose live-text"),
+            graph(HEATMAPS, className="mb-2"),
+            drilldown.layout(),
             text_beside_view(
-                ["worked_example", "cube"],
+                ["cube"],
                 [head_buttons(CUBE_FOCUS, "bring forward", include_all=True),
                  graph(CUBE, {"data": [], "layout": fig.cube_layout()})],
             ),
@@ -66,10 +72,10 @@ def update_tokens(seed, tab):
     return token_figure(limits.seed(seed))
 
 
-@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"),
+@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED, "children"),
           Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"),
-          State(CUBE_FOCUS, "value"))
-def update_example(h, seed, tab, display, focus):
+          State(CUBE_FOCUS, "value"), *selection.CELL)
+def update_example(h, seed, tab, display, focus, head, query, key):
     """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
     only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
     limits.tab(tab, "example")
@@ -77,8 +83,25 @@ def update_example(h, seed, tab, display, focus):
     blocks, heatmaps = example_figures(h, seed, limits.display(display))
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(h, seed), limits.head_index(focus, h))
-    return blocks, heatmaps, cube
+    return blocks, selection.with_outline(heatmaps, head, query, key, h), cube, worked_text(h, seed)
 
+
+def worked_text(h: int, seed: int) -> str:
+    """The seed's worked-example sentence for the chosen h, and where the largest weight is."""
+    A = model(h, seed)[1].A
+    i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
+    n, d = A.shape[-1], core.D_MODEL
+    heads = "1 head" if h == 1 else f"{h} heads"
+    return (f"Here: n = {n} tokens in R^{d} (three clusters of four), h = {heads} with d/h = {d // h} per head, "
+            f"weights drawn from seed {seed}. Each head computes its own attention matrix from its own "
+            f"Q_i K_iᵀ / √(d/h). The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
+            f"{A[i, r, j] * n:.1f} times the 1/{n} = {1 / n:.3f} that every key gets from a uniform row. "
+            "Click any cell to see where its weight comes from.")
+
+
+selection.clickable(HEATMAPS)
+selection.outlined(HEATMAPS, "example")
+selection.clickable(CUBE)
 
 # The head buttons follow h; a chosen head that no longer exists falls back to 'all'.
 clientside_callback("headOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"),

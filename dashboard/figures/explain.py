@@ -1,0 +1,55 @@
+"""Figures that explain the numbers: each head's bilinear form and logits, the forward pass through W_O,
+and the feature-dependent mixing of one query."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import DESKTOP, FEATURE_SCALE, SUBSCRIPT, Display, head_label, heatmap_grid, outline_blocks
+
+
+def _sub(i: int) -> str:
+    return str(i + 1).translate(SUBSCRIPT)
+
+
+def bilinear_forms_figure(M: np.ndarray, ranks: np.ndarray, display: Display = DESKTOP) -> dict:
+    """M_i = W_Q^(i) W_K^(i)T, (h, d, d), one panel per head titled with its numerical rank."""
+    titles = [f"M{_sub(i)}, rank {int(rank)}" for i, rank in enumerate(ranks)]
+    return heatmap_grid(M, titles, display=display, zmin=None, colorscale=FEATURE_SCALE, colorbar_title="M",
+                        x_title="feature of x_j", y_title="feature of x_r", value_name="M")
+
+
+def logits_figure(logits: np.ndarray, display: Display = DESKTOP) -> dict:
+    """Each head's logits X M_i X^T times the scale, (h, n, n): the numbers its softmax turns into A^(i)."""
+    titles = [f"logits of {head_label(i)}" for i in range(len(logits))]
+    return heatmap_grid(logits, titles, display=display, zmin=None, colorscale=FEATURE_SCALE,
+                        colorbar_title="logit", value_name="logit")
+
+
+def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: np.ndarray,
+                   display: Display = DESKTOP) -> dict:
+    """V with its column blocks V_i, the concatenation [head_1 … head_h] (head_i = A^(i) V_i), W_O with the
+    row block that reads each head, and MultiHead(X) = concat W_O. V is (h, n, d_k); the rest (n, d) or (d, d)."""
+    h, n, d_k = V.shape
+    d = h * d_k
+    V_full = V.swapaxes(0, 1).reshape(n, d)
+    fig = heatmap_grid([V_full, concat, W_O, output],
+                       ["V = X W_V", "[head₁ … headₕ]", "W_O", "MultiHead(X)"], display=display, zmin=None,
+                       colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature", y_title="token",
+                       value_name="value")
+    outline_blocks(fig, 0, [f"V{_sub(i)}" for i in range(h)], d_k, n)
+    outline_blocks(fig, 1, [f"head{_sub(i)}" for i in range(h)], d_k, n)
+    # W_O's rows i*d_k … (i+1)*d_k - 1 multiply head_i: the only place where the heads' outputs meet
+    outline_blocks(fig, 2, [f"from head {i + 1}" if d_k > 1 else f"h{i + 1}" for i in range(h)], d_k, d, axis="y",
+                   title="rows read")
+    fig["layout"]["xaxis3"]["title"] = {"text": "output feature"}
+    return fig
+
+
+def feature_mixing_figure(mix: np.ndarray, r: int, d_k: int, display: Display = DESKTOP) -> dict:
+    """For query r: the weight key j gets in each feature column c, (n, d), with the head blocks outlined."""
+    n, d = mix.shape
+    fig = heatmap_grid([mix], [f"query {r}: weight of key j in feature c"], display=display, x_title="feature c",
+                       y_title="key j", value_name="weight", panel_px=330)
+    outline_blocks(fig, 0, [f"{head_label(i)}" for i in range(d // d_k)], d_k, n, title="feature c, by head")
+    return fig

@@ -1,0 +1,64 @@
+"""A family of bilinear forms: each head's M_i = W_Q^(i) W_K^(i)T, its rank, and the logits X M_i X^T it gives."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dash import Input, Output, html
+
+from .. import attention as core
+from .. import limits
+from ..figures import Display
+from ..figures import explain as fig
+from ..ids import DISPLAY, HEADS, SEED, TAB
+from ..wiring import callback
+from . import selection
+from .common import PAIRS, graph, markdown, model
+
+FORMS = "bilinear-forms"
+LOGITS = "bilinear-logits"
+FORMS_TEXT = "bilinear-text"
+
+
+def layout() -> html.Div:
+    return html.Div(
+        [markdown("bilinear"), html.P(id=FORMS_TEXT, className="prose live-text"), graph(FORMS), graph(LOGITS)],
+        className="mb-4",
+    )
+
+
+@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
+def forms_figures(h: int, seed: int, display: Display) -> tuple[dict, dict, str]:
+    ex, r = model(h, seed)
+    M = core.bilinear_forms(ex.W_Q, ex.W_K, h)  # (h, d, d)
+    ranks = core.numerical_rank(M)  # (h,)
+    return fig.bilinear_forms_figure(M, ranks, display), fig.logits_figure(r.logits, display), rank_text(h, ranks)
+
+
+def rank_text(h: int, ranks) -> str:
+    d = core.D_MODEL
+    d_k = d // h
+    same = len(set(ranks.tolist())) == 1
+    ranks_said = f"rank {int(ranks[0])}" if same else "ranks " + ", ".join(str(int(k)) for k in ranks)
+    if d_k == 1:
+        reading = ("each M_i is an outer product: a head compares tokens along one direction only, "
+                   "so its logits x_rᵀ M_i x_j depend on two numbers, one per token.")
+    elif d_k == d:
+        reading = "the one head's M can compare tokens along every direction."
+    else:
+        reading = f"each head compares tokens along {d_k} directions of the {d}."
+    return (f"With h = {h}, each d × d matrix M_i = W_Q⁽ⁱ⁾ W_K⁽ⁱ⁾ᵀ is a product of two {d} × {d_k} blocks, so its "
+            f"rank is at most d/h = {d_k}. Here: {ranks_said}; {reading}")
+
+
+@callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
+def update_forms(h, seed, tab, display, head, query, key):
+    limits.tab(tab, "example")
+    h, seed = limits.heads(h), limits.seed(seed)
+    forms, logits, text = forms_figures(h, seed, limits.display(display))
+    return forms, selection.with_outline(logits, head, query, key, h), text
+
+
+selection.clickable(LOGITS)
+selection.outlined(LOGITS, "example")

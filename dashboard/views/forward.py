@@ -1,0 +1,49 @@
+"""The multi-head operator, forward: V and its blocks V_i, head_i = A^(i) V_i, the concatenation, W_O,
+and MultiHead(X). W_O is the only place where the heads' outputs meet."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from dash import Input, Output, html
+
+from .. import attention as core
+from .. import limits
+from ..figures import Display
+from ..figures import explain as fig
+from ..ids import DISPLAY, HEADS, SEED, TAB
+from ..wiring import callback
+from .common import PAIRS, graph, model, text_beside_view
+
+FORWARD = "forward"
+FORWARD_TEXT = "forward-text"
+
+
+def layout() -> html.Div:
+    return text_beside_view(["multi_head"], [graph(FORWARD), html.P(id=FORWARD_TEXT, className="small live-text")])
+
+
+@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
+def forward_view(h: int, seed: int, display: Display) -> tuple[dict, str]:
+    ex, r = model(h, seed)
+    parts = core.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output
+    sizes = np.linalg.norm(parts, axis=(1, 2))  # (h,)
+    return fig.forward_figure(r.V, r.concat, ex.W_O, r.output, display), forward_text(h, sizes)
+
+
+def forward_text(h: int, sizes: np.ndarray) -> str:
+    d_k = core.D_MODEL // h
+    if h == 1:
+        return ("With h = 1 there is one head: the concatenation is head₁ = A V, and W_O only mixes its features.")
+    parts = ", ".join(f"head {i + 1}: {s:.2f}" for i, s in enumerate(sizes))
+    return (f"Each head writes its own {d_k} column{'s' if d_k > 1 else ''} of the concatenation. Row block i of "
+            f"W_O reads only head i, so MultiHead(X) = Σᵢ headᵢ W_O⁽ⁱ⁾: a sum of one term per head, and W_O is "
+            f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
+
+
+@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"),
+          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"))
+def update_forward(h, seed, tab, display):
+    limits.tab(tab, "example")
+    return forward_view(limits.heads(h), limits.seed(seed), limits.display(display))

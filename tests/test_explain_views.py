@@ -1,0 +1,139 @@
+"""The explanation views as a forged request or a student sees them: the drill-down, the outline of the
+selected cell, the bilinear forms, the forward pass and the feature map, against independent numbers."""
+
+import numpy as np
+import pytest
+from dash import Patch
+from dash.exceptions import PreventUpdate
+
+from dashboard.views import drilldown, example, forms, forward, mixing, selection
+from tests.seed_reference import seed_multi_head_attention, seed_worked_example
+from tests.util import decode, patch_assignments
+
+
+def texts(component) -> list[str]:
+    """Every string in a Dash component tree, in order."""
+    if isinstance(component, str):
+        return [component]
+    children = getattr(component, "children", None)
+    if children is None:
+        return []
+    return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]
+
+
+def table_rows(panel, caption_start: str) -> list[list[str]]:
+    table = next(c for c in panel._traverse() if getattr(c, "className", "") and "drill-table" in c.className
+                 and texts(c.children[0])[0].startswith(caption_start))
+    return [[(texts(cell) or [""])[0] for cell in row.children] for row in table.children[2].children]
+
+
+def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
+    h, seed, head, r, j = 4, 9, 3, 5, 10
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(seed)
+    _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
+    k = X[j] @ W_K[:, 4:6]
+    panel = drilldown.update_drilldown(h, seed, head, r, j, "example")
+    coordinates = table_rows(panel, "q·k")
+    shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
+    display_precision = 5e-4 + 1e-12  # three decimals
+    for col, expected in [(1, q), (2, k), (3, q * k)]:
+        np.testing.assert_allclose(shown(coordinates, col), expected, atol=display_precision)
+    row = table_rows(panel, f"Row {r}")
+    np.testing.assert_allclose(shown(row, 2), A[2, r], atol=display_precision)
+    np.testing.assert_allclose(shown(row, 1), q @ (X @ W_K[:, 4:6]).T / np.sqrt(2), atol=display_precision)
+    summary = texts(panel)[0]
+    assert f"q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
+    assert f"A⁽³⁾[{r}, {j}]" in summary
+
+
+@pytest.mark.parametrize("head, query, key, fragment", [
+    (5, 0, 0, "no head 5 with h = 4"), (0, 0, 0, "no head 0"), (1, 12, 0, "numbered 0 to 11"),
+    (1, 0, -1, "numbered 0 to 11"), ("1", 0, 0, "Choose a head"), (1.5, 0, 0, "Choose a head"),
+    (None, 0, 0, "Choose a head"), (True, 0, 0, "Choose a head"), ([1], 0, 0, "Choose a head"),
+    (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
+])
+def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
+    panel = drilldown.update_drilldown(4, 0, head, query, key, "example")
+    assert panel.role == "alert" and fragment in panel.children
+
+
+def test_the_selected_cell_is_outlined_on_its_heads_panel():
+    fig = example.update_example(8, 0, "example", False, 0, 6, 3, 9)[1]
+    (shape,) = fig["layout"]["shapes"]
+    assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
+    assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
+    assert "shapes" not in example.example_figures(8, 0, example.limits.display(False))[1]["layout"]  # cache intact
+    assert example.update_example(4, 0, "example", False, 0, 6, 3, 9)[1]["layout"]["shapes"] == []  # no head 6
+
+
+def test_a_new_selection_patches_only_the_outline():
+    from dashboard import wiring
+
+    callbacks = [fn for deps, kwargs, fn in wiring._SERVER if fn.__name__ == "outline"]
+    assert len(callbacks) == 3  # the worked example's heatmaps, the logits and the mixing tab's heads
+    patch = callbacks[0](2, 4, 7, 4, "example")
+    assert isinstance(patch, Patch)
+    (location, shapes), = patch_assignments(patch).items()
+    assert location == ("layout", "shapes") and shapes[0]["xref"] == "x2"
+    with pytest.raises(PreventUpdate):  # a hidden tab's graph is not redrawn
+        callbacks[0](2, 4, 7, 4, "mixing")
+
+
+@pytest.mark.parametrize("h", [1, 2, 4, 8])
+def test_bilinear_forms_view_gives_ranks_and_logits(h):
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(4)
+    forms_fig, logits_fig, text = forms.update_forms(h, 4, "example", False, 1, 0, 1)
+    d_k = 8 // h
+    for i, trace in enumerate(forms_fig["data"]):
+        block = slice(i * d_k, (i + 1) * d_k)
+        np.testing.assert_allclose(decode(trace["z"]), W_Q[:, block] @ W_K[:, block].T, rtol=1e-5, atol=1e-6)
+        assert f"rank {d_k}" in forms_fig["layout"]["annotations"][i]["text"]
+        Q_i, K_i = X @ W_Q[:, block], X @ W_K[:, block]
+        np.testing.assert_allclose(decode(logits_fig["data"][i]["z"]), Q_i @ K_i.T / np.sqrt(d_k), rtol=1e-5,
+                                   atol=1e-6)
+    assert f"at most d/h = {d_k}" in text and f"rank {d_k}" in text
+
+
+def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
+    h = 4
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(6)
+    out, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    fig, text = forward.update_forward(h, 6, "example", False)
+    V = X @ W_V
+    concat = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(h)], axis=1)
+    for trace, expected in zip(fig["data"], [V, concat, W_O, out]):
+        np.testing.assert_allclose(decode(trace["z"]), expected, rtol=1e-5, atol=1e-6)
+    assert fig["layout"]["yaxis3"]["ticktext"] == [f"from head {i}" for i in range(1, 5)]  # W_O's row blocks
+    assert "W_O is where they meet" in text
+    sizes = [float(part.split(": ")[1]) for part in text.split("term: ")[1].rstrip(".").split(", ")]
+    expected = [np.linalg.norm(A[i] @ V[:, 2 * i:2 * i + 2] @ W_O[2 * i:2 * i + 2]) for i in range(h)]
+    assert sizes == pytest.approx(np.round(expected, 2), abs=1e-9)
+
+
+@pytest.mark.parametrize("h", [1, 2, 8])
+def test_feature_map_uses_one_row_of_each_head_per_block(h):
+    X, W_Q, W_K, W_V, W_O = seed_worked_example(1)
+    _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
+    mix = decode(mixing.update_feature_mixing(h, 1, 7, "mixing", False)["data"][0]["z"])
+    for c in range(8):
+        np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
+    for bad in [12, -1, "7", None, 7.0]:
+        with pytest.raises(PreventUpdate):
+            mixing.update_feature_mixing(h, 1, bad, "mixing", False)
+
+
+def test_worked_text_follows_h_and_names_the_largest_weight():
+    for h in (1, 8):
+        _, A = seed_multi_head_attention(*seed_worked_example(0), h)
+        text = example.worked_text(h, 0)
+        assert f"d/h = {8 // h} per head" in text and f"= {A.max():.3f}" in text
+    assert "h = 1 head " in example.worked_text(1, 0) and "h = 8 heads" in example.worked_text(8, 0)
+
+
+def test_every_selectable_graph_is_wired_to_a_click():
+    from dashboard import wiring
+
+    clicked = {deps[-1].component_id for name, deps, _ in wiring._CLIENT if name == "pickCell"}
+    assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI}
+    assert selection.CELL[0].component_id == drilldown.URL_PARAMS[0]["id"]
