@@ -178,13 +178,14 @@ SELECTION_COLOUR = "#D55E00"  # Okabe-Ito vermilion: stands out on Purples and R
 
 
 def outline_blocks(fig: dict, p: int, names: list[str], block: int, length: int, axis: str = "x",
-                   title: str = "") -> None:
+                   title: str | None = None) -> None:
     """Outline and name panel p's consecutive blocks of `block` columns (axis 'x') or rows (axis 'y'),
-    e.g. the h column blocks Q_1 … Q_h of Q, each d/h wide; `length` is the panel's other side."""
+    e.g. the h column blocks Q_1 … Q_h of Q, each d/h wide; `length` is the panel's other side.
+    A `title` replaces the axis title ('' removes it)."""
     sx = axis_suffix(p)
     centres = [(i + 0.5) * block - 0.5 for i in range(len(names))]
     fig["layout"][axis + "axis" + sx].update(tickmode="array", tickvals=centres, ticktext=names,
-                                             **({"title": {"text": title}} if title else {}))
+                                             **({} if title is None else {"title": {"text": title}}))
     edges = [(i * block - 0.5, (i + 1) * block - 0.5) for i in range(len(names))]
     other = (-0.5, length - 0.5)
     fig["layout"].setdefault("shapes", []).extend(

@@ -41,7 +41,7 @@ def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: n
     outline_blocks(fig, 1, [f"head{_sub(i)}" for i in range(h)], d_k, n)
     # W_O's rows i*d_k … (i+1)*d_k - 1 multiply head_i: the only place where the heads' outputs meet
     outline_blocks(fig, 2, [f"from head {i + 1}" if d_k > 1 else f"h{i + 1}" for i in range(h)], d_k, d, axis="y",
-                   title="rows read")
+                   title="")
     fig["layout"]["xaxis3"]["title"] = {"text": "output feature"}
     return fig
 

@@ -1,0 +1,93 @@
+"""The drill-down in the browser: a click on a cell, a link with a selection, and the keyboard."""
+
+import time
+from urllib.parse import parse_qs, urlparse
+
+import numpy as np
+import pytest
+
+from dashboard.attention import multi_head_attention, worked_example
+
+pytestmark = pytest.mark.browser
+
+CELL_CENTRE = """([graph, panel, r, j]) => {
+  const gd = document.querySelector(`#${graph} .js-plotly-plot`);
+  const s = panel === 0 ? '' : String(panel + 1);
+  const xa = gd._fullLayout['xaxis' + s], ya = gd._fullLayout['yaxis' + s];
+  const box = gd.querySelector('.nsewdrag[data-subplot="x' + s + 'y' + s + '"]').getBoundingClientRect();
+  return {x: box.left + xa.l2p(j), y: box.top + ya.l2p(r)};
+}"""
+
+
+def poll(page, script, arg=None, timeout=20.0):
+    """Evaluate `script` until it returns something truthy (the CSP forbids string wait_for_function)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = page.evaluate(script, arg)
+        if value:
+            return value
+        time.sleep(0.05)
+    raise TimeoutError(script[:80])
+
+
+def summary(page):
+    return page.inner_text("#drilldown .drill-summary")
+
+
+def weight(h, seed, i, r, j):
+    return multi_head_attention(*worked_example(seed)[:5], h).A[i, r, j]
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.base = app_url
+    yield page
+    context.close()
+
+
+def test_clicking_a_cell_explains_that_weight(page):
+    page.goto(page.base + "/?h=4&seed=2")
+    poll(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4")
+    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    page.locator("#heatmaps").scroll_into_view_if_needed()
+    point = page.evaluate(CELL_CENTRE, ["heatmaps", 2, 7, 3])  # head 3, query 7, key 3
+    page.mouse.click(point["x"], point["y"])
+    expected = f"A⁽³⁾[7, 3] = {weight(4, 2, 2, 7, 3):.3f}"
+    poll(page, "(text) => document.querySelector('#drilldown .drill-summary').innerText.includes(text)", expected)
+    assert parse_qs(urlparse(page.url).query)["head"] == ["3"]
+    assert parse_qs(urlparse(page.url).query)["query"] == ["7"] and parse_qs(urlparse(page.url).query)["key"] == ["3"]
+    # the same cell is outlined on head 3's panel
+    shapes = page.evaluate("() => document.querySelector('#heatmaps .js-plotly-plot').layout.shapes")
+    assert [(s["xref"], (s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes] == [("x3", 3, 7)]
+    assert page.errors == []
+
+
+def test_a_link_opens_with_that_selection(page):
+    page.goto(page.base + "/?h=8&seed=5&head=6&query=11&key=0")
+    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    assert f"A⁽⁶⁾[11, 0] = {weight(8, 5, 5, 11, 0):.3f}" in summary(page)
+    page.goto(page.base + "/?h=2&head=6&query=99&key=x")  # junk: the defaults, or the app's own message
+    poll(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')")
+    assert "There is no head 6 with h = 2" in page.inner_text("#drilldown")
+    assert page.errors == []
+
+
+def test_the_keyboard_selects_a_cell(page):
+    page.goto(page.base + "/?h=2&seed=0")
+    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    for field, value in [("#sel-head", "2"), ("#sel-query", "4"), ("#sel-key", "9")]:
+        page.focus(field)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
+    expected = f"A⁽²⁾[4, 9] = {weight(2, 0, 1, 4, 9):.3f}"
+    poll(page, "(text) => document.querySelector('#drilldown').innerText.includes(text)", expected)
+    rows = page.locator("#drilldown .softmax-row tbody tr")
+    assert rows.count() == 12 and "selected" in (rows.nth(9).get_attribute("class") or "")
+    np.testing.assert_allclose(float(rows.nth(9).locator("td").nth(1).inner_text()),
+                               weight(2, 0, 1, 4, 9), atol=5e-4)
+    assert page.errors == []
