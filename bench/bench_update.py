@@ -1,4 +1,4 @@
-"""Server time and bytes on the wire for one change of h, as the browser sends it.
+"""Server time and bytes on the wire for one change of h, and for one click on a cell, as the browser sends them.
 
 A change of h triggers one POST per server callback whose outputs are on the page
 (see tests/dash_requests.change_of_heads); the callbacks of hidden tabs answer 204.
@@ -16,16 +16,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard import create_app  # noqa: E402
-from dashboard.views import common, example  # noqa: E402
-from tests.dash_requests import change_of_heads  # noqa: E402
+from dashboard.views import common, example, forms, forward  # noqa: E402
+from tests.dash_requests import change_of_heads, click_on_cell  # noqa: E402
 
 HEADERS = {"Accept-Encoding": "br, gzip"}
 
 
 def one_change(client, h, seed):
     """(seconds, bytes on the wire incl. status line and headers) for every request of one change of h."""
+    return send(client, change_of_heads(h, seed))
+
+
+def send(client, bodies):
+    """(seconds, bytes on the wire incl. status line and headers) for a list of callback requests."""
     elapsed, wire = 0.0, 0
-    for body in change_of_heads(h, seed):
+    for body in bodies:
         data = json.dumps(body)
         t = time.perf_counter()
         r = client.post("/_dash-update-component", data=data, content_type="application/json", headers=HEADERS)
@@ -36,12 +41,17 @@ def one_change(client, h, seed):
     return elapsed, wire
 
 
+APP = create_app()
+
+
 def main(rounds: int = 300):
-    client = create_app().server.test_client()
+    client = APP.server.test_client()
     for label, h in [("h = 8", 8), ("h = 4", 4), ("h = 1", 1)]:
         cold = []
         for seed in range(20):
-            example.example_figures.cache_clear(), example.cube_data.cache_clear(), common.model.cache_clear()
+            for cached in (example.example_figures, example.cube_data, common.model, forms.forms_figures,
+                           forward.forward_view):
+                cached.cache_clear()
             cold.append(one_change(client, h, seed)[0])
         warm = [one_change(client, h, k % 100) for k in range(rounds)]
         times = sorted(t for t, _ in warm)
@@ -50,6 +60,11 @@ def main(rounds: int = 300):
               f"first time for a seed p50 {statistics.median(cold) * 1e3:.2f} ms; "
               f"wire {statistics.median(w for _, w in warm) / 1024:.1f} KiB "
               f"over {len(change_of_heads(h, 0))} requests")
+    clicks = [send(client, click_on_cell(APP, 8, k % 100, 1 + k % 8, k % 12, (5 * k) % 12)) for k in range(rounds)]
+    times = sorted(t for t, _ in clicks)
+    print(f"click on a cell, h = 8: server time p50 {statistics.median(times) * 1e3:.2f} ms, "
+          f"p90 {times[int(0.9 * len(times))] * 1e3:.2f} ms; wire {statistics.median(w for _, w in clicks) / 1024:.1f} KiB "
+          f"over {len(click_on_cell(APP, 8, 0, 1, 0, 1))} requests")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 from dashboard.ids import DISPLAY, HEADS, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
 from dashboard.views import equivariance as eq
-from dashboard.views import example, learning, mixing
+from dashboard.views import drilldown, example, forms, forward, learning, mixing
 
 EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
                    (example.WORKED, "children")]
@@ -45,9 +45,46 @@ def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, he
                                                       (eq.EQ_HEAD, "value", head)])
 
 
+def forms_body(h=8, seed=3, tab="example") -> dict:
+    return body([(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")],
+                controls(h, seed, tab), cell())
+
+
+def forward_body(h=8, seed=3, tab="example") -> dict:
+    return body([(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")], controls(h, seed, tab))
+
+
+def drilldown_body(h=8, seed=3, head=1, query=0, key=1, tab="example") -> dict:
+    inputs = [(HEADS, "value", h), (SEED, "value", seed)] + cell(head, query, key) + [(TAB, "value", tab)]
+    return body([(drilldown.DRILLDOWN, "children")], inputs, changed=[f"{SEL_HEAD}.value"])
+
+
+def feature_mix_body(h=8, seed=3, query=0, tab="example") -> dict:
+    inputs = [(HEADS, "value", h), (SEED, "value", seed), (SEL_QUERY, "value", query), (TAB, "value", tab),
+              (DISPLAY, "data", {"narrow": False, "lecture": False})]
+    return body([(mixing.FEATURE_MIX, "figure")], inputs)
+
+
+def outline_body(app, graph_id, h=8, head=1, query=0, key=1, tab="example") -> dict:
+    """The Patch that outlines a new selection on one graph (an allow_duplicate output: its name has a hash)."""
+    output = next(k for k in app.callback_map if k.startswith(f"{graph_id}.figure@"))
+    b = body([(graph_id, "figure")], cell(head, query, key), [(HEADS, "value", h), (TAB, "value", tab)],
+             changed=[f"{SEL_HEAD}.value"])
+    return {**b, "output": output, "outputs": {**b["outputs"], "property": output.split(".", 1)[1]}}
+
+
 def change_of_heads(h, seed, tab="example") -> list[dict]:
     """Every server request one change of h triggers while `tab` is shown."""
-    return [example_body(h, seed, tab), mixing_body(h, seed, tab), eq_body(h=h, seed=seed, tab=tab)]
+    return [example_body(h, seed, tab), forms_body(h, seed, tab), forward_body(h, seed, tab),
+            drilldown_body(h, seed, tab=tab), mixing_body(h, seed, tab), feature_mix_body(h, seed, tab=tab),
+            eq_body(h=h, seed=seed, tab=tab)]
+
+
+def click_on_cell(app, h, seed, head, query, key, tab="example") -> list[dict]:
+    """Every server request one click on a heatmap cell triggers: the drill-down, the outlines, the feature map."""
+    return [drilldown_body(h, seed, head, query, key, tab), feature_mix_body(h, seed, query, tab)] + [
+        outline_body(app, graph, h, head, query, key, tab) for graph in (example.HEATMAPS, forms.LOGITS,
+                                                                         mixing.MIX_MULTI)]
 
 
 def press_train_body(seed=0, polls=0) -> dict:
