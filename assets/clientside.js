@@ -57,9 +57,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     },
 
     // Shuffle, reverse or reset the typed token order; the server checks whatever arrives.
-    reorder: function (shuffles, reverses, resets, text, config) {
+    reorder: function (shuffles, reverses, resets, text, identityOrder, config) {
       const trigger = dash_clientside.callback_context.triggered_id;
-      const identity = config.perm.split(" ").map(Number);
+      const identity = identityOrder.split(" ").map(Number);
       let order = identity;
       if (trigger === config.ids.shuffle) {
         order = identity.slice();

@@ -87,13 +87,15 @@ def single_head_attention(X, W_Q, W_K, W_V) -> np.ndarray:
     return single_head_mixing(X, W_Q, W_K) @ V
 
 
-def single_head_mixing(X, W_Q, W_K) -> np.ndarray:
-    """A = softmax(Q K^T / sqrt(d)), the one mixing matrix of single-head attention: (n, n)."""
+def single_head_mixing(X, W_Q, W_K, scale=None) -> np.ndarray:
+    """A = softmax(Q K^T / sqrt(d)), the one mixing matrix of single-head attention: (n, n).
+    `scale` replaces the 1/sqrt(d)."""
     X = _check_X(X)
     d = X.shape[1]
+    scale = 1 / np.sqrt(d) if scale is None else check_scale(scale)
     Q = X @ _check_matrix("W_Q", W_Q, (d, d))
     K = X @ _check_matrix("W_K", W_K, (d, d))
-    return softmax(Q @ K.T / np.sqrt(d))
+    return softmax(Q @ K.T * scale)
 
 
 # ----------------------------------------------------------------- multi head
@@ -245,20 +247,28 @@ class WorkedExample(NamedTuple):
     cluster: np.ndarray
 
 
-def worked_example(seed) -> WorkedExample:
-    """n = 12 tokens in R^8: three unit-norm centres, four noisy tokens each, then W_Q, W_K, W_V, W_O.
+SEED_PER_CLUSTER = N_TOKENS // N_CLUSTERS  # the seed's four tokens a cluster
 
-    Draws from np.random.default_rng(seed) in the seed notebook's order, so
-    the numbers equal the notebook's for every seed.
+
+def worked_example(seed, per_cluster=SEED_PER_CLUSTER) -> WorkedExample:
+    """n = 3 * per_cluster tokens in R^8: three unit-norm centres, noisy tokens around each, and W_Q, W_K, W_V, W_O.
+
+    Draws from np.random.default_rng(seed) in the seed notebook's order, so with four tokens a cluster the
+    numbers equal the notebook's for every seed. Other sizes keep the same weights and the seed's first
+    tokens: tokens past the fourth of a cluster are drawn after the weights.
     """
     seed = check_int("seed", seed)
-    n_per = N_TOKENS // N_CLUSTERS
+    per_cluster = check_int("tokens per cluster", per_cluster, minimum=1)
     rng = np.random.default_rng(seed)
     centres = rng.normal(size=(N_CLUSTERS, D_MODEL))
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
-    X = (centres[:, None, :] + 0.2 * rng.normal(size=(N_CLUSTERS, n_per, D_MODEL))).reshape(N_TOKENS, D_MODEL)
+    noise = rng.normal(size=(N_CLUSTERS, SEED_PER_CLUSTER, D_MODEL))  # (3, 4, d)
     W_Q, W_K, W_V, W_O = rng.normal(size=(4, D_MODEL, D_MODEL)) / np.sqrt(D_MODEL)
-    cluster = np.repeat(np.arange(N_CLUSTERS), n_per)
+    if per_cluster > SEED_PER_CLUSTER:
+        extra = rng.normal(size=(N_CLUSTERS, per_cluster - SEED_PER_CLUSTER, D_MODEL))
+        noise = np.concatenate([noise, extra], axis=1)  # (3, per_cluster, d)
+    X = (centres[:, None, :] + 0.2 * noise[:, :per_cluster]).reshape(N_CLUSTERS * per_cluster, D_MODEL)
+    cluster = np.repeat(np.arange(N_CLUSTERS), per_cluster)
     return WorkedExample(X, W_Q, W_K, W_V, W_O, cluster)
 
 
@@ -312,7 +322,7 @@ class EquivarianceCheck(NamedTuple):
     attention_gap: float  # max_i ||A^(i)(PX) - P A^(i)(X) P^T||_F
 
 
-def equivariance_check(X, W_Q, W_K, W_V, W_O, h, perm, positions=None) -> EquivarianceCheck:
+def equivariance_check(X, W_Q, W_K, W_V, W_O, h, perm, positions=None, scale=None) -> EquivarianceCheck:
     """Compare MultiHead(PX + E) with P MultiHead(X + E).
 
     `positions` is an optional (n, d) encoding E added after permuting, as a
@@ -322,8 +332,8 @@ def equivariance_check(X, W_Q, W_K, W_V, W_O, h, perm, positions=None) -> Equiva
     X = _check_X(X)
     perm = check_permutation(perm, X.shape[0])
     E = np.zeros_like(X) if positions is None else _check_matrix("positions", positions, X.shape)
-    original = multi_head_attention(X + E, W_Q, W_K, W_V, W_O, h)
-    permuted = multi_head_attention(X[perm] + E, W_Q, W_K, W_V, W_O, h)
+    original = multi_head_attention(X + E, W_Q, W_K, W_V, W_O, h, scale)
+    permuted = multi_head_attention(X[perm] + E, W_Q, W_K, W_V, W_O, h, scale)
     output_gap = np.linalg.norm(permuted.output - original.output[perm])
     attention_gap = np.linalg.norm(permuted.A - permute_attention(original.A, perm), axis=(1, 2)).max()
     return EquivarianceCheck(original, permuted, float(output_gap), float(attention_gap))

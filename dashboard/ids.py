@@ -8,6 +8,9 @@ LECTURE = "lecture"  # the lecture-mode switch
 HEADS = "heads"
 SEED = "seed"
 TAB = "tab"
+SIZE = "size"  # tokens per cluster
+SCALE = "scale"  # which softmax scale: limits.SCALES
+TAU = "tau"  # the temperature's slider position
 SECTION_PREFIX = "section-"
 
 

@@ -8,20 +8,33 @@ A bad control value raises PreventUpdate (the page keeps what it shows); a bad t
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import numpy as np
 from dash.exceptions import PreventUpdate
 
 from . import training
-from .attention import HEAD_CHOICES, N_TOKENS, check_permutation
+from .attention import D_MODEL, HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_permutation
 from .figures import Display
 
 SEEDS = range(100)
+SIZES = range(2, 17)  # tokens per cluster: n = 6 … 48
+DEFAULT_SIZE = SEED_PER_CLUSTER
+MAX_TOKENS = N_CLUSTERS * SIZES[-1]
+SCALES = {"seed": "1/√(d/h), the seed's", "none": "1, no scaling", "tau": "τ/√(d/h), a temperature"}
+DEFAULT_SCALE = "seed"
+TAU_STEPS = range(-10, 11)  # slider positions k: τ = 10^(k/10), from 0.1 to 10 on a log scale
+DEFAULT_TAU_STEP = 0
 TRAINING_SEEDS = range(10)
 SNAPSHOTS = range(training.STEPS // training.SNAPSHOT_EVERY + 1)  # slider positions: step = k * SNAPSHOT_EVERY
 DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
-DEFAULT_PERM = " ".join(map(str, range(N_TOKENS)))
+def identity_order(n: int) -> str:
+    """The typed order that leaves n tokens where they are: '0 1 … n-1'."""
+    return " ".join(map(str, range(n)))
+
+
+DEFAULT_PERM = identity_order(N_TOKENS)
 MAX_PERM_TEXT = 200  # characters; a longer typed order is refused before parsing
 TABS = {  # value -> label, in the seed's order
     "example": "Worked example",
@@ -62,6 +75,45 @@ def snapshot(k) -> int:
     return member(k, SNAPSHOTS)
 
 
+class Setting(NamedTuple):
+    """The model a page shows, checked: the worked example's seed and size, h, and the softmax's scale."""
+
+    h: int
+    seed: int
+    size: int = DEFAULT_SIZE  # tokens per cluster
+    scale: str = DEFAULT_SCALE  # a key of SCALES
+    tau: int = DEFAULT_TAU_STEP  # a TAU_STEPS position; 0 unless scale is "tau"
+
+    @property
+    def n(self) -> int:
+        return N_CLUSTERS * self.size
+
+    @property
+    def softmax_scale(self) -> float:
+        """The number in front of Q_i K_i^T."""
+        return self.scale_at(D_MODEL // self.h)
+
+    def scale_at(self, d_k: int) -> float:
+        """The scale for heads of width d_k: the seed's 1/sqrt(d_k), 1, or tau/sqrt(d_k)."""
+        if self.scale == "none":
+            return 1.0
+        return (10 ** (self.tau / 10) if self.scale == "tau" else 1.0) / np.sqrt(d_k)
+
+
+def setting(h, random_seed, size, scale, tau) -> Setting:
+    """The five model controls, checked, or PreventUpdate. τ counts only with the temperature scale."""
+    scale = member_str(scale, SCALES)
+    return Setting(heads(h), seed(random_seed), member(size, SIZES), scale,
+                   member(tau, TAU_STEPS) if scale == "tau" else DEFAULT_TAU_STEP)
+
+
+def member_str(value, allowed) -> str:
+    """`value` if it is one of the strings in `allowed`, else PreventUpdate."""
+    if not (isinstance(value, str) and value in allowed):
+        raise PreventUpdate
+    return value
+
+
 def tab(value, expected: str) -> None:
     """Views draw only while their tab is shown: PreventUpdate otherwise."""
     if value != expected:
@@ -80,10 +132,9 @@ def head_index(value, h: int) -> int | None:
     return value - 1 if is_int(value) and 1 <= value <= h else None
 
 
-def cell(head, query, key, h: int) -> tuple[tuple[int, int, int] | None, str]:
+def cell(head, query, key, h: int, n: int) -> tuple[tuple[int, int, int] | None, str]:
     """The selected cell as indices (i, r, j) with i = head - 1, or (None, message) when it is not one of
-    the cube's: the head buttons count from 1, tokens from 0."""
-    n = N_TOKENS
+    the (h, n, n) cube's: the head buttons count from 1, tokens from 0."""
     if not all(is_int(v) for v in (head, query, key)):
         return None, f"Choose a head 1 to {h}, a query and a key 0 to {n - 1}, or click a cell of a heatmap."
     if not 1 <= head <= h:
@@ -93,9 +144,8 @@ def cell(head, query, key, h: int) -> tuple[tuple[int, int, int] | None, str]:
     return (head - 1, query, key), ""
 
 
-def permutation(text) -> tuple[np.ndarray | None, str]:
-    """A typed order such as '3 0 1 …' or '3,0,1,…' -> (perm, '') or (None, message)."""
-    n = N_TOKENS
+def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
+    """A typed order of n tokens such as '3 0 1 …' or '3,0,1,…' -> (perm, '') or (None, message)."""
     if not isinstance(text, str) or len(text) > MAX_PERM_TEXT:
         return None, f"Type the {n} numbers 0 to {n - 1} in a new order, separated by spaces or commas."
     words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
@@ -122,5 +172,5 @@ def url_param(key: str, component_id: str, default, *, choices=None, count: int 
 
 def client_config(ids: dict, url_params: list[dict]) -> dict:
     """Defaults, allowed values and ids for the browser (assets/clientside.js)."""
-    return {"heads": list(HEAD_CHOICES), "perm": DEFAULT_PERM, "snapshots": len(SNAPSHOTS),
+    return {"heads": list(HEAD_CHOICES), "snapshots": len(SNAPSHOTS),
             "narrowWidth": NARROW_WIDTH, "allHeads": ALL_HEADS, "ids": ids, "url": url_params}

@@ -1,6 +1,6 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
 
-from dashboard.ids import DISPLAY, HEADS, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
+from dashboard.ids import DISPLAY, HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
 from dashboard.views import equivariance as eq
 from dashboard.views import drilldown, example, forms, forward, learning, mixing
 
@@ -28,12 +28,21 @@ def cell(head=1, query=0, key=1):
     return [(SEL_HEAD, "value", head), (SEL_QUERY, "value", query), (SEL_KEY, "value", key)]
 
 
-def controls(h, seed, tab, narrow=False):
-    return [(HEADS, "value", h), (SEED, "value", seed), (TAB, "value", tab), (DISPLAY, "data", {"narrow": narrow, "lecture": False})]
+def model(h, seed, size=4, scale="seed", tau=0):
+    """The five model controls every worked-example callback takes first (views/model.MODEL)."""
+    return [(HEADS, "value", h), (SEED, "value", seed), (SIZE, "value", size), (SCALE, "value", scale),
+            (TAU, "value", tau)]
 
 
-def example_body(h=8, seed=3, tab="example", focus=0, narrow=False) -> dict:
-    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow), [(example.CUBE_FOCUS, "value", focus)] + cell())
+def controls(h, seed, tab, narrow=False, size=4, scale="seed", tau=0):
+    return model(h, seed, size, scale, tau) + [(TAB, "value", tab),
+                                               (DISPLAY, "data", {"narrow": narrow, "lecture": False})]
+
+
+def example_body(h=8, seed=3, tab="example", focus=0, narrow=False, **model_controls) -> dict:
+    """The worked example's main update; `model_controls` are size, scale and tau."""
+    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow, **model_controls),
+                [(example.CUBE_FOCUS, "value", focus)] + cell())
 
 
 def mixing_body(h=8, seed=3, tab="example") -> dict:
@@ -55,20 +64,20 @@ def forward_body(h=8, seed=3, tab="example") -> dict:
 
 
 def drilldown_body(h=8, seed=3, head=1, query=0, key=1, tab="example") -> dict:
-    inputs = [(HEADS, "value", h), (SEED, "value", seed)] + cell(head, query, key) + [(TAB, "value", tab)]
+    inputs = model(h, seed) + cell(head, query, key) + [(TAB, "value", tab)]
     return body([(drilldown.DRILLDOWN, "children")], inputs, changed=[f"{SEL_HEAD}.value"])
 
 
 def feature_mix_body(h=8, seed=3, query=0, tab="example") -> dict:
-    inputs = [(HEADS, "value", h), (SEED, "value", seed), (SEL_QUERY, "value", query), (TAB, "value", tab),
-              (DISPLAY, "data", {"narrow": False, "lecture": False})]
+    inputs = model(h, seed) + [(SEL_QUERY, "value", query), (TAB, "value", tab),
+                               (DISPLAY, "data", {"narrow": False, "lecture": False})]
     return body([(mixing.FEATURE_MIX, "figure")], inputs)
 
 
 def outline_body(app, graph_id, h=8, head=1, query=0, key=1, tab="example") -> dict:
     """The Patch that outlines a new selection on one graph (an allow_duplicate output: its name has a hash)."""
     output = next(k for k in app.callback_map if k.startswith(f"{graph_id}.figure@"))
-    b = body([(graph_id, "figure")], cell(head, query, key), [(HEADS, "value", h), (TAB, "value", tab)],
+    b = body([(graph_id, "figure")], cell(head, query, key), [(HEADS, "value", h), (SIZE, "value", 4), (TAB, "value", tab)],
              changed=[f"{SEL_HEAD}.value"])
     return {**b, "output": output, "outputs": {**b["outputs"], "property": output.split(".", 1)[1]}}
 

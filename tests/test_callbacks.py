@@ -13,10 +13,12 @@ CELL = (1, 0, 1)  # the selected cell: head 1, query 0, key 1
 BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
 BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
+SEED_MODEL = (4, "seed", 0)  # the seed's size (four tokens a cluster) and scale; tau unused
+
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    blocks, heatmaps, cube, _ = example.update_example(h, 7, "example", False, 0, *CELL)
+    blocks, heatmaps, cube, _ = example.update_example(h, 7, *SEED_MODEL, "example", False, 0, *CELL)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
@@ -30,27 +32,27 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens(7, "example")
+    tokens = example.update_tokens(7, 4, "example")
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens(bad, "example")
+            example.update_tokens(bad, 4, "example")
     with pytest.raises(PreventUpdate):
-        example.update_tokens(7, "mixing")
+        example.update_tokens(7, 4, "mixing")
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(example.update_example(4, 0, "example", False, 2, *CELL)[2])[("data",)]
+    data = patch_assignments(example.update_example(4, 0, *SEED_MODEL, "example", False, 2, *CELL)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(example.update_example(4, 0, "example", False, bad, *CELL)[2])[("data",)]
+        data = patch_assignments(example.update_example(4, 0, *SEED_MODEL, "example", False, bad, *CELL)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
 
 
 @pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
 def test_example_waits_while_another_tab_is_shown(tab):
     with pytest.raises(PreventUpdate):
-        example.update_example(4, 0, tab, False, 0, *CELL)
+        example.update_example(4, 0, *SEED_MODEL, tab, False, 0, *CELL)
 
 
 @pytest.mark.parametrize("h", BAD_CONTROLS)
@@ -59,17 +61,17 @@ def test_bad_heads_get_no_update(h):
                       (mixing.update_mixing, ("mixing", False, *CELL)),
                       (equivariance.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
         with pytest.raises(PreventUpdate):
-            fn(h, 0, *extra)
+            fn(h, 0, *SEED_MODEL, *extra)
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seeds_get_no_update(seed):
     with pytest.raises(PreventUpdate):
-        example.update_example(4, seed, "example", False, 0, *CELL)
+        example.update_example(4, seed, *SEED_MODEL, "example", False, 0, *CELL)
 
 
 def test_mixing_shows_the_single_A_and_each_head():
-    single, multi = mixing.update_mixing(8, 2, "mixing", False, *CELL)
+    single, multi = mixing.update_mixing(8, 2, *SEED_MODEL, "mixing", False, *CELL)
     ex = worked_example(2)
     np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
     assert len(multi["data"]) == 8
@@ -78,7 +80,7 @@ def test_mixing_shows_the_single_A_and_each_head():
 
 def test_equivariance_holds_then_breaks_with_positions():
     perm = "11 10 9 8 7 6 5 4 3 2 1 0"
-    inputs, att, verdict, invalid, message = equivariance.update_equivariance(4, 5, "equivariance", False, perm, False, 2)
+    inputs, att, verdict, invalid, message = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, False, 2)
     assert invalid is False and message == ""
     A_PX, PAP = decode(att["data"][1]["z"]), decode(att["data"][2]["z"])
     np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
@@ -86,7 +88,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     gap = float(verdict.children[0].children[1].children)
     assert gap < 1e-12 and "holds" in verdict.className
 
-    _, att, verdict, _, _ = equivariance.update_equivariance(4, 5, "equivariance", False, perm, True, 2)
+    _, att, verdict, _, _ = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, True, 2)
     assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
     assert np.abs(decode(att["data"][1]["z"]) - decode(att["data"][2]["z"])).max() > 1e-3
 
@@ -101,7 +103,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     ("٠ 1 2 3 4 5 6 7 8 9 10 11", "“٠”"), ("० 1 2 3 4 5 6 7 8 9 10 11", "“०”"),  # Arabic-Indic, Devanagari
 ])
 def test_bad_typed_orders_get_a_message(text, fragment):
-    out = equivariance.update_equivariance(2, 0, "equivariance", False, text, False, 1)
+    out = equivariance.update_equivariance(2, 0, *SEED_MODEL, "equivariance", False, text, False, 1)
     assert out[:3] == (no_update, no_update, no_update) and out[3] is True
     assert fragment in out[4]
 
@@ -112,8 +114,8 @@ def test_typed_order_accepts_commas_and_spaces():
 
 
 @pytest.mark.parametrize("cached, keys", [
-    (example.cube_data, [(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]),
-    (common.model, [(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]),
+    (example.cube_data, [(limits.Setting(h, s),) for h in HEAD_CHOICES for s in limits.SEEDS]),
+    (common.model, [(limits.Setting(h, s),) for h in HEAD_CHOICES for s in limits.SEEDS]),
 ])
 def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     """Every value the controls allow stays cached (a second pass only hits), and the bound is that count."""
@@ -123,7 +125,7 @@ def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     for key in keys:
         cached(*key)
     info = cached.cache_info()
-    assert info.currsize == len(keys) and info.hits == len(keys) and info.maxsize == len(keys)
+    assert info.currsize == len(keys) and info.hits == len(keys) and info.maxsize >= len(keys)
 
 
 @pytest.mark.parametrize("display, columns", [
@@ -131,5 +133,5 @@ def test_caches_hold_every_allowed_value_and_no_more(cached, keys):
     ({"narrow": 1}, 4), (True, 4), ("narrow", 4), (None, 4), ([True], 4),
 ])
 def test_a_phone_page_gets_two_panels_a_row(display, columns):
-    _, heatmaps, _, _ = example.update_example(8, 0, "example", display, 0, *CELL)
+    _, heatmaps, _, _ = example.update_example(8, 0, *SEED_MODEL, "example", display, 0, *CELL)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

@@ -108,3 +108,21 @@ def test_the_default_scale_is_the_seeds():
     doubled = multi_head_attention(X, *W, 2, scale=1.0)
     _, A_ref = seed_multi_head_attention(np.sqrt(2) * X, *W, 2)  # 2 Q K^T / sqrt(4) = Q K^T * 1.0
     np.testing.assert_allclose(doubled.A, A_ref, atol=1e-12)
+
+
+@pytest.mark.parametrize("per_cluster", [2, 3, 5, 16])
+def test_other_sizes_keep_the_seeds_weights_and_first_tokens(per_cluster):
+    X_ref, *W_ref = seed_worked_example(11)
+    ex = worked_example(11, per_cluster)
+    assert ex.X.shape == (3 * per_cluster, 8) and ex.cluster.tolist() == sum([[c] * per_cluster for c in range(3)], [])
+    for ours, theirs in zip(ex[1:5], W_ref):
+        np.testing.assert_array_equal(ours, theirs)
+    shared = min(per_cluster, 4)
+    for c in range(3):
+        np.testing.assert_array_equal(ex.X[c * per_cluster:c * per_cluster + shared], X_ref[4 * c:4 * c + shared])
+
+
+def test_four_tokens_a_cluster_is_the_seeds_example():
+    for seed in (0, 5, 99):
+        for ours, theirs in zip(worked_example(seed, 4)[:5], seed_worked_example(seed)):
+            np.testing.assert_array_equal(ours, theirs)

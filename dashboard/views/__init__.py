@@ -12,7 +12,7 @@ from .. import limits
 from ..attention import HEAD_CHOICES
 from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL
 from ..wiring import clientside_callback
-from . import controls, equivariance, example, learning, mixing
+from . import controls, equivariance, example, learning, mixing, model
 
 VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
 URL_PARAMS = [
@@ -20,6 +20,7 @@ URL_PARAMS = [
     limits.url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
     limits.url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
     limits.url_param("lecture", LECTURE, False, flag=True),
+    *model.URL_PARAMS,
     *(param for view in VIEWS for param in view.URL_PARAMS),
 ]
 
@@ -38,7 +39,8 @@ def make_layout() -> html.Div:
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
-            dbc.Container([view.layout() for view in VIEWS], fluid="xxl", className="py-3", id="main"),
+            dbc.Container([model.layout()] + [view.layout() for view in VIEWS], fluid="xxl", className="py-3",
+                          id="main"),
         ]
     )
 

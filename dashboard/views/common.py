@@ -14,14 +14,17 @@ from .. import figures, limits
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 # The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
 RENDERED = CONTENT / "rendered"
-PAIRS = len(core.HEAD_CHOICES) * len(limits.SEEDS)  # every (h, seed) the controls allow
+PAIRS = len(core.HEAD_CHOICES) * len(limits.SEEDS)  # every (h, seed) the header allows
+# Caches keyed by a Setting hold every (h, seed) at the seed's size and scale, and as many settings again
+# for experiments (other sizes and scales: too many to keep them all, so the least recently used go).
+SETTINGS_CACHED = 2 * PAIRS
 
 
-@lru_cache(maxsize=PAIRS)
-def model(h: int, seed: int) -> tuple[core.WorkedExample, core.MultiHeadResult]:
-    """The seed's worked example and MultiHead(X) with h heads, for checked (h, seed)."""
-    ex = core.worked_example(seed)
-    return ex, core.multi_head_attention(*ex[:5], h)
+@lru_cache(maxsize=SETTINGS_CACHED)
+def model(s: limits.Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
+    """The worked example and MultiHead(X) for a checked setting."""
+    ex = core.worked_example(s.seed, s.size)
+    return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
 
 
 @cache

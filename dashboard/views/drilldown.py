@@ -13,16 +13,17 @@ from dash import Input, Output, html
 
 from .. import attention as core
 from .. import figures, limits
-from ..ids import HEADS, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
+from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
 from ..wiring import callback
 from .common import model
+from .model import MODEL
 
 DRILLDOWN = "drilldown"
 DEFAULT_CELL = (1, 0, 1)  # head 1, query 0, key 1
 URL_PARAMS = [
     limits.url_param("head", SEL_HEAD, DEFAULT_CELL[0], choices=range(1, max(core.HEAD_CHOICES) + 1)),
-    limits.url_param("query", SEL_QUERY, DEFAULT_CELL[1], count=core.N_TOKENS),
-    limits.url_param("key", SEL_KEY, DEFAULT_CELL[2], count=core.N_TOKENS),
+    limits.url_param("query", SEL_QUERY, DEFAULT_CELL[1], count=limits.MAX_TOKENS),
+    limits.url_param("key", SEL_KEY, DEFAULT_CELL[2], count=limits.MAX_TOKENS),
 ]
 
 
@@ -32,7 +33,7 @@ def layout() -> html.Div:
                          dbc.Input(id=component_id, type="number", min=0 if component_id != SEL_HEAD else 1,
                                    max=maximum, step=1, value=value, size="sm", className="cell-input")])
     head, query, key = DEFAULT_CELL
-    n = core.N_TOKENS
+    n = limits.MAX_TOKENS
     return html.Div(
         [
             html.H3("Why is this weight large?", className="h5"),
@@ -46,16 +47,15 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(SEL_HEAD, "value"), Input(SEL_QUERY, "value"),
+@callback(Output(DRILLDOWN, "children"), *MODEL, Input(SEL_HEAD, "value"), Input(SEL_QUERY, "value"),
           Input(SEL_KEY, "value"), Input(TAB, "value"))
-def update_drilldown(h, seed, head, query, key, tab):
+def update_drilldown(h, seed, size, scale, tau, head, query, key, tab):
     limits.tab(tab, "example")
-    h, seed = limits.heads(h), limits.seed(seed)
-    selected, message = limits.cell(head, query, key, h)
+    s = limits.setting(h, seed, size, scale, tau)
+    selected, message = limits.cell(head, query, key, s.h, s.n)
     if selected is None:
         return html.P(message, className="text-danger small", role="alert")
-    ex, result = model(h, seed)
+    ex, result = model(s)
     i, r, j = selected
     return explanation(core.cell_path(ex.X, result, i, r, j), i, r, j)
 

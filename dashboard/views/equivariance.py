@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, State, html, no_update
+from dash import Input, Output, State, dcc, html, no_update
 
 from .. import attention as core
 from .. import limits
 from ..figures import equivariance as fig
-from ..ids import CONFIG, DISPLAY, HEADS, SEED, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, SIZE, TAB, section_id
 from ..wiring import callback, clientside_callback
 from .common import graph, head_buttons, model, text_beside_view
+from .model import MODEL
 
 PERM = "perm"
 PERM_FEEDBACK = "perm-feedback"
@@ -23,6 +24,7 @@ EQ_HEAD = "eq-head"
 EQ_CHECK = "eq-check"
 EQ_INPUTS = "eq-inputs"
 EQ_ATTENTION = "eq-attention"
+EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
 URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, words=limits.MAX_PERM_TEXT, tab="equivariance"),
               limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
 
@@ -44,6 +46,7 @@ def layout() -> html.Section:
             dbc.Switch(id=POSITIONS, label="add sinusoidal positional encodings E", value=False, className="mt-2"),
             head_buttons(EQ_HEAD, "head shown", include_all=False),
             html.Div(id=EQ_CHECK, className="eq-check mt-2", **{"aria-live": "polite"}),
+            dcc.Store(id=EQ_IDENTITY, data=limits.DEFAULT_PERM),
         ]
     )
     return html.Section(
@@ -55,21 +58,21 @@ def layout() -> html.Section:
 
 @callback(Output(EQ_INPUTS, "figure"), Output(EQ_ATTENTION, "figure"), Output(EQ_CHECK, "children"),
           Output(PERM, "invalid"), Output(PERM_FEEDBACK, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"),
+          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"),
           Input(PERM, "value"), Input(POSITIONS, "value"), Input(EQ_HEAD, "value"))
-def update_equivariance(h, seed, tab, display, perm_text, positions, head):
+def update_equivariance(h, seed, size, scale, tau, tab, display, perm_text, positions, head):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
     limits.tab(tab, "equivariance")
-    h, seed = limits.heads(h), limits.seed(seed)
-    perm, message = limits.permutation(perm_text)
+    s = limits.setting(h, seed, size, scale, tau)
+    perm, message = limits.permutation(perm_text, s.n)
     if perm is None:
         return no_update, no_update, no_update, True, message
-    i = limits.head_index(head, h)
+    i = limits.head_index(head, s.h)
     i = 0 if i is None else i
-    ex, _ = model(h, seed)
+    ex, _ = model(s)
     with_positions = positions is True
-    E = core.sinusoidal_positions(core.N_TOKENS, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
-    check = core.equivariance_check(*ex[:5], h, perm, positions=E)
+    E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
+    check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
     inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm)
     A_X, A_PX = check.original.A[i], check.permuted.A[i]
     attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i,
@@ -99,7 +102,18 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
 clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
                     Input(HEADS, "value"), State(EQ_HEAD, "value"), State(CONFIG, "data"))
 
+@callback(Output(PERM, "value", allow_duplicate=True), Output(EQ_IDENTITY, "data"), Input(SIZE, "value"),
+          State(PERM, "value"), prevent_initial_call=True)
+def follow_size(size, perm_text):
+    """A new number of tokens: the identity order for shuffle and reverse, and the typed order reset
+    unless it already orders the new n tokens (a link that sets both keeps its order)."""
+    n = limits.N_CLUSTERS * limits.member(size, limits.SIZES)
+    keep = limits.permutation(perm_text, n)[0] is not None
+    return no_update if keep else limits.identity_order(n), limits.identity_order(n)
+
+
 # Shuffle, reverse or reset the typed order in the browser; the server checks whatever arrives.
 clientside_callback("reorder", Output(PERM, "value", allow_duplicate=True),
                     Input(SHUFFLE, "n_clicks"), Input(REVERSE, "n_clicks"), Input(IDENTITY, "n_clicks"),
-                    State(PERM, "value"), State(CONFIG, "data"), prevent_initial_call=True)
+                    State(PERM, "value"), State(EQ_IDENTITY, "data"), State(CONFIG, "data"),
+                    prevent_initial_call=True)

@@ -12,10 +12,11 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..ids import CONFIG, DISPLAY, HEADS, SEED, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, SEED, SIZE, TAB, section_id
 from ..wiring import callback, clientside_callback
 from . import drilldown, forms, forward, selection
-from .common import PAIRS, graph, head_buttons, markdown, model, text_beside_view
+from .common import SETTINGS_CACHED, graph, head_buttons, markdown, model, text_beside_view
+from .model import MODEL
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
@@ -48,53 +49,52 @@ def layout() -> html.Section:
     )
 
 
-@lru_cache(maxsize=len(limits.SEEDS))
-def token_figure(seed: int) -> dict:
-    ex = core.worked_example(seed)
+@lru_cache(maxsize=len(limits.SEEDS) * len(limits.SIZES))
+def token_figure(seed: int, size: int) -> dict:
+    ex = core.worked_example(seed, size)
     return fig.token_views(ex.X, ex.cluster)
 
 
-@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
-def example_figures(h: int, seed: int, display: Display) -> tuple[dict, dict]:
-    r = model(h, seed)[1]
+@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+def example_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
+    r = model(s)[1]
     return fig.block_views(r.Q, r.K, r.V, display), fig.attention_heatmaps(r.A, display)
 
 
-@lru_cache(maxsize=PAIRS)
-def cube_data(h: int, seed: int) -> list[dict]:
-    return fig.cube_traces(model(h, seed)[1].A)
+@lru_cache(maxsize=SETTINGS_CACHED)
+def cube_data(s: limits.Setting) -> list[dict]:
+    return fig.cube_traces(model(s)[1].A)
 
 
-@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(TAB, "value"))
-def update_tokens(seed, tab):
-    """The tokens do not depend on h, so a change of h neither sends nor redraws them."""
+@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(SIZE, "value"), Input(TAB, "value"))
+def update_tokens(seed, size, tab):
+    """The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them."""
     limits.tab(tab, "example")
-    return token_figure(limits.seed(seed))
+    return token_figure(limits.seed(seed), limits.member(size, limits.SIZES))
 
 
 @callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"),
-          State(CUBE_FOCUS, "value"), *selection.CELL)
-def update_example(h, seed, tab, display, focus, head, query, key):
+          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), State(CUBE_FOCUS, "value"), *selection.CELL)
+def update_example(h, seed, size, scale, tau, tab, display, focus, head, query, key):
     """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
     only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
     limits.tab(tab, "example")
-    h, seed = limits.heads(h), limits.seed(seed)
-    blocks, heatmaps = example_figures(h, seed, limits.display(display))
+    s = limits.setting(h, seed, size, scale, tau)
+    blocks, heatmaps = example_figures(s, limits.display(display))
     cube = Patch()
-    cube["data"] = fig.focus_planes(cube_data(h, seed), limits.head_index(focus, h))
-    return blocks, selection.with_outline(heatmaps, head, query, key, h), cube, worked_text(h, seed)
+    cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
+    return blocks, selection.with_outline(heatmaps, head, query, key, s), cube, worked_text(s)
 
 
-def worked_text(h: int, seed: int) -> str:
-    """The seed's worked-example sentence for the chosen h, and where the largest weight is."""
-    A = model(h, seed)[1].A
+def worked_text(s: limits.Setting) -> str:
+    """The seed's worked-example sentence for the chosen h and size, and where the largest weight is."""
+    A = model(s)[1].A
     i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
-    n, d = A.shape[-1], core.D_MODEL
+    n, d, h = s.n, core.D_MODEL, s.h
     heads = "1 head" if h == 1 else f"{h} heads"
-    return (f"Here: n = {n} tokens in R^{d} (three clusters of four), h = {heads} with d/h = {d // h} per head, "
-            f"weights drawn from seed {seed}. Each head computes its own attention matrix from its own "
-            f"Q_i K_iᵀ / √(d/h). The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
+    return (f"Here: n = {n} tokens in R^{d} (three clusters of {s.size}), h = {heads} with d/h = {d // h} per "
+            f"head, weights drawn from seed {s.seed}. Each head computes its own attention matrix from its own "
+            f"Q_i K_iᵀ times the scale {model(s)[1].scale:.3g}. The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
             f"{A[i, r, j] * n:.1f} times the 1/{n} = {1 / n:.3f} that every key gets from a uniform row. "
             "Click any cell to see where its weight comes from.")
 

@@ -10,10 +10,11 @@ from .. import attention as core
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..ids import DISPLAY, HEADS, SEED, TAB
+from ..ids import DISPLAY, TAB
 from ..wiring import callback
 from . import selection
-from .common import PAIRS, graph, markdown, model
+from .common import SETTINGS_CACHED, graph, markdown, model
+from .model import MODEL
 
 FORMS = "bilinear-forms"
 LOGITS = "bilinear-logits"
@@ -27,12 +28,12 @@ def layout() -> html.Div:
     )
 
 
-@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
-def forms_figures(h: int, seed: int, display: Display) -> tuple[dict, dict, str]:
-    ex, r = model(h, seed)
-    M = core.bilinear_forms(ex.W_Q, ex.W_K, h)  # (h, d, d)
+@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+def forms_figures(s: limits.Setting, display: Display) -> tuple[dict, dict, str]:
+    ex, r = model(s)
+    M = core.bilinear_forms(ex.W_Q, ex.W_K, s.h)  # (h, d, d)
     ranks = core.numerical_rank(M)  # (h,)
-    return fig.bilinear_forms_figure(M, ranks, display), fig.logits_figure(r.logits, display), rank_text(h, ranks)
+    return fig.bilinear_forms_figure(M, ranks, display), fig.logits_figure(r.logits, display), rank_text(s.h, ranks)
 
 
 def rank_text(h: int, ranks) -> str:
@@ -52,12 +53,12 @@ def rank_text(h: int, ranks) -> str:
 
 
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
-def update_forms(h, seed, tab, display, head, query, key):
+          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
+def update_forms(h, seed, size, scale, tau, tab, display, head, query, key):
     limits.tab(tab, "example")
-    h, seed = limits.heads(h), limits.seed(seed)
-    forms, logits, text = forms_figures(h, seed, limits.display(display))
-    return forms, selection.with_outline(logits, head, query, key, h), text
+    s = limits.setting(h, seed, size, scale, tau)
+    forms, logits, text = forms_figures(s, limits.display(display))
+    return forms, selection.with_outline(logits, head, query, key, s), text
 
 
 selection.clickable(LOGITS)

@@ -12,9 +12,10 @@ from .. import attention as core
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..ids import DISPLAY, HEADS, SEED, TAB
+from ..ids import DISPLAY, TAB
 from ..wiring import callback
-from .common import PAIRS, graph, model, text_beside_view
+from .common import SETTINGS_CACHED, graph, model, text_beside_view
+from .model import MODEL
 
 FORWARD = "forward"
 FORWARD_TEXT = "forward-text"
@@ -24,12 +25,12 @@ def layout() -> html.Div:
     return text_beside_view(["multi_head"], [graph(FORWARD), html.P(id=FORWARD_TEXT, className="small live-text")])
 
 
-@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
-def forward_view(h: int, seed: int, display: Display) -> tuple[dict, str]:
-    ex, r = model(h, seed)
+@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+def forward_view(s: limits.Setting, display: Display) -> tuple[dict, str]:
+    ex, r = model(s)
     parts = core.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output
     sizes = np.linalg.norm(parts, axis=(1, 2))  # (h,)
-    return fig.forward_figure(r.V, r.concat, ex.W_O, r.output, display), forward_text(h, sizes)
+    return fig.forward_figure(r.V, r.concat, ex.W_O, r.output, display), forward_text(s.h, sizes)
 
 
 def forward_text(h: int, sizes: np.ndarray) -> str:
@@ -43,7 +44,7 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
 
 
 @callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"))
-def update_forward(h, seed, tab, display):
+          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"))
+def update_forward(h, seed, size, scale, tau, tab, display):
     limits.tab(tab, "example")
-    return forward_view(limits.heads(h), limits.seed(seed), limits.display(display))
+    return forward_view(limits.setting(h, seed, size, scale, tau), limits.display(display))

@@ -11,10 +11,11 @@ from .. import limits
 from ..figures import Display
 from ..figures import explain
 from ..figures import mixing as fig
-from ..ids import DISPLAY, HEADS, SEED, SEL_QUERY, TAB, section_id
+from ..ids import DISPLAY, SEL_QUERY, TAB, section_id
 from ..wiring import callback
 from . import selection
-from .common import PAIRS, graph, model, text_beside_view
+from .common import SETTINGS_CACHED, graph, model, text_beside_view
+from .model import MODEL
 
 MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
@@ -31,38 +32,37 @@ def layout() -> html.Section:
     )
 
 
-@lru_cache(maxsize=limits.DISPLAYS * PAIRS)
-def mixing_figures(h: int, seed: int, display: Display) -> tuple[dict, dict]:
-    ex, r = model(h, seed)
-    A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K)
+@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
+    ex, r = model(s)
+    A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K, scale=s.scale_at(core.D_MODEL))  # one head: d_k = d
     zmax = float(max(A_single.max(), r.A.max()))  # one colour scale for both figures
     d_k = r.V.shape[-1]
     return fig.single_head_heatmap(A_single, zmax), fig.multi_head_heatmaps(r.A, d_k, zmax, display)
 
 
-@lru_cache(maxsize=limits.DISPLAYS * PAIRS * core.N_TOKENS)
-def feature_mixing_figure(h: int, seed: int, query: int, display: Display) -> dict:
-    r = model(h, seed)[1]
+@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> dict:
+    r = model(s)[1]
     return explain.feature_mixing_figure(core.feature_mixing(r, query), query, r.V.shape[-1], display)
 
 
 @callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
-def update_mixing(h, seed, tab, display, head, query, key):
+          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
+def update_mixing(h, seed, size, scale, tau, tab, display, head, query, key):
     limits.tab(tab, "mixing")
-    h, seed = limits.heads(h), limits.seed(seed)
-    single, multi = mixing_figures(h, seed, limits.display(display))
-    return single, selection.with_outline(multi, head, query, key, h)
+    s = limits.setting(h, seed, size, scale, tau)
+    single, multi = mixing_figures(s, limits.display(display))
+    return single, selection.with_outline(multi, head, query, key, s)
 
 
 @callback(Output(FEATURE_MIX, "figure"),
-          Input(HEADS, "value"), Input(SEED, "value"), Input(SEL_QUERY, "value"), Input(TAB, "value"),
-          Input(DISPLAY, "data"))
-def update_feature_mixing(h, seed, query, tab, display):
+          *MODEL, Input(SEL_QUERY, "value"), Input(TAB, "value"), Input(DISPLAY, "data"))
+def update_feature_mixing(h, seed, size, scale, tau, query, tab, display):
     """Row `query` of every head, spread over the d feature columns it mixes: the seed's claim, drawn."""
     limits.tab(tab, "mixing")
-    query = limits.member(query, range(core.N_TOKENS))
-    return feature_mixing_figure(limits.heads(h), limits.seed(seed), query, limits.display(display))
+    s = limits.setting(h, seed, size, scale, tau)
+    return feature_mixing_figure(s, limits.member(query, range(s.n)), limits.display(display))
 
 
 selection.clickable(MIX_MULTI)

@@ -6,21 +6,21 @@ from __future__ import annotations
 from dash import Input, Output, Patch, State
 
 from .. import figures, limits
-from ..ids import HEADS, SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
+from ..ids import HEADS, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB
 from ..wiring import callback, clientside_callback
 
 CELL = (State(SEL_HEAD, "value"), State(SEL_QUERY, "value"), State(SEL_KEY, "value"))
 
 
-def outlines(head, query, key, h: int) -> list[dict]:
+def outlines(head, query, key, s: limits.Setting) -> list[dict]:
     """The selection's outline as layout shapes for a per-head grid (panel i = head i), or none."""
-    selected, _ = limits.cell(head, query, key, h)
+    selected, _ = limits.cell(head, query, key, s.h, s.n)
     return [] if selected is None else [figures.cell_outline(*selected)]
 
 
-def with_outline(fig: dict, head, query, key, h: int) -> dict:
+def with_outline(fig: dict, head, query, key, s: limits.Setting) -> dict:
     """A copy of a cached per-head figure with the selection outlined (the cached dict stays as it is)."""
-    return {**fig, "layout": {**fig["layout"], "shapes": outlines(head, query, key, h)}}
+    return {**fig, "layout": {**fig["layout"], "shapes": outlines(head, query, key, s)}}
 
 
 def clickable(graph_id: str) -> None:
@@ -34,9 +34,11 @@ def outlined(graph_id: str, tab: str) -> None:
     """Keep the selection outlined on a per-head heatmap grid (panel i = head i) on `tab`."""
 
     @callback(Output(graph_id, "figure", allow_duplicate=True), Input(SEL_HEAD, "value"), Input(SEL_QUERY, "value"),
-              Input(SEL_KEY, "value"), State(HEADS, "value"), State(TAB, "value"), prevent_initial_call=True)
-    def outline(head, query, key, h, shown):
+              Input(SEL_KEY, "value"), State(HEADS, "value"), State(SIZE, "value"), State(TAB, "value"),
+              prevent_initial_call=True)
+    def outline(head, query, key, h, size, shown):
         limits.tab(shown, tab)  # a hidden graph is outlined when its tab is next drawn
+        s = limits.Setting(limits.heads(h), limits.DEFAULT_SEED, limits.member(size, limits.SIZES))
         patch = Patch()  # the layout's shapes only: the data, and so the drawn cells, stay
-        patch["layout"]["shapes"] = outlines(head, query, key, limits.heads(h))
+        patch["layout"]["shapes"] = outlines(head, query, key, s)
         return patch

@@ -1,0 +1,67 @@
+"""The model bar: the softmax's scale and the number of tokens, beside h and the seed, drive every view
+but the learning lab. Its sentence says why random weights attend almost evenly at the seed's scale."""
+
+from __future__ import annotations
+
+import dash_bootstrap_components as dbc
+import numpy as np
+from dash import Input, Output, dcc, html
+
+from .. import limits
+from ..ids import HEADS, SCALE, SEED, SIZE, TAU
+from ..wiring import callback
+from .common import model
+
+# Every callback that draws the worked example takes these five, in this order, and checks them with
+# limits.setting(h, seed, size, scale, tau).
+MODEL = (Input(HEADS, "value"), Input(SEED, "value"), Input(SIZE, "value"), Input(SCALE, "value"),
+         Input(TAU, "value"))
+MODEL_BAR = "model-bar"
+SCALE_TEXT = "scale-text"
+URL_PARAMS = [
+    limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
+    limits.url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
+    limits.url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS),
+]
+
+
+def tau_label(step: int) -> str:
+    return f"{10 ** (step / 10):.2g}"
+
+
+def layout() -> html.Div:
+    sizes = limits.SIZES
+    return html.Div(
+        [
+            html.Div([dbc.Label("tokens per cluster", html_for=SIZE, className="small mb-0"),
+                      dcc.Slider(id=SIZE, min=sizes[0], max=sizes[-1], step=1, value=limits.DEFAULT_SIZE,
+                                 marks={k: str(k) for k in (2, 4, 8, 12, 16)}, className="model-slider")],
+                     className="model-control"),
+            html.Fieldset([html.Legend("softmax scale", className="small mb-0"),
+                           dbc.RadioItems(id=SCALE, options=[{"label": v, "value": k} for k, v in limits.SCALES.items()],
+                                          value=limits.DEFAULT_SCALE, inline=True, className="small")],
+                          className="model-control"),
+            html.Div([dbc.Label("temperature τ", html_for=TAU, className="small mb-0"),
+                      dcc.Slider(id=TAU, min=limits.TAU_STEPS[0], max=limits.TAU_STEPS[-1], step=1,
+                                 value=limits.DEFAULT_TAU_STEP, marks={k: tau_label(k) for k in (-10, -5, 0, 5, 10)},
+                                 className="model-slider")],
+                     className="model-control"),
+            html.P(id=SCALE_TEXT, className="small mb-0 scale-text", **{"aria-live": "polite"}),
+        ],
+        id=MODEL_BAR,
+        className="model-bar mb-3",
+    )
+
+
+@callback(Output(SCALE_TEXT, "children"), *MODEL)
+def update_scale_text(h, seed, size, scale, tau):
+    """Why the heatmaps look the way they do at this scale, from the live logits."""
+    s = limits.setting(h, seed, size, scale, tau)
+    ex, r = model(s)
+    spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
+    top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight
+    return (f"Scale {r.scale:.3g} × q·k: a row's logits spread by about {spread:.2f} (standard deviation), "
+            f"so e^logit varies by a factor of about {np.exp(2 * spread):.1f} across a row, and a row's largest "
+            f"weight is {top:.2f} on average against 1/{s.n} = {1 / s.n:.3f} for even attention. "
+            + ("Random weights give small logits: the softmax stays flat. Raise τ to sharpen it."
+               if spread < 0.5 else "Larger logits make the softmax sharper: each query picks fewer keys."))
