@@ -233,6 +233,22 @@ def head_contributions(result: MultiHeadResult, W_O) -> np.ndarray:
     return result.heads @ W_O_blocks
 
 
+class HeadSummary(NamedTuple):
+    """One number per head, each an (h,) array, to compare the heads at a glance."""
+
+    entropy: np.ndarray  # mean over rows of -sum_j A_rj log2 A_rj, in bits; log2 n is uniform attention
+    largest: np.ndarray  # the largest weight A^(i)_rj
+    own_cluster: np.ndarray  # mean over rows of the weight a token puts on its own cluster
+
+
+def head_summaries(A: np.ndarray, cluster: np.ndarray) -> HeadSummary:
+    """Summaries of the (h, n, n) cube; `cluster` (n,) labels each token's cluster."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(A > 0, A * np.log2(A), 0.0)  # 0 log 0 = 0
+    same = cluster[:, None] == cluster[None, :]  # (n, n)
+    return HeadSummary(-plogp.sum(-1).mean(-1), A.max(axis=(1, 2)), (A * same).sum(-1).mean(-1))
+
+
 # ----------------------------------------------------------- worked example
 
 

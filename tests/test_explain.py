@@ -126,3 +126,22 @@ def test_four_tokens_a_cluster_is_the_seeds_example():
     for seed in (0, 5, 99):
         for ours, theirs in zip(worked_example(seed, 4)[:5], seed_worked_example(seed)):
             np.testing.assert_array_equal(ours, theirs)
+
+
+def test_head_summaries_against_a_row_by_row_count():
+    from dashboard.attention import head_summaries
+
+    X, *W = seed_worked_example(8)
+    _, A = seed_multi_head_attention(X, *W, 4)
+    cluster = np.repeat(np.arange(3), 4)
+    s = head_summaries(A, cluster)
+    for i in range(4):
+        entropies = [-sum(a * np.log2(a) for a in row) for row in A[i]]
+        assert s.entropy[i] == pytest.approx(np.mean(entropies))
+        assert s.largest[i] == pytest.approx(max(max(row) for row in A[i]))
+        own = [sum(A[i, r, j] for j in range(12) if j // 4 == r // 4) for r in range(12)]
+        assert s.own_cluster[i] == pytest.approx(np.mean(own))
+    uniform = head_summaries(np.full((1, 12, 12), 1 / 12), cluster)
+    assert uniform.entropy[0] == pytest.approx(np.log2(12)) and uniform.own_cluster[0] == pytest.approx(1 / 3)
+    one_hot = head_summaries(np.eye(12)[None], cluster)  # every token on itself: 0 bits, all on its own cluster
+    assert one_hot.entropy[0] == 0 and one_hot.own_cluster[0] == 1 and one_hot.largest[0] == 1

@@ -141,3 +141,20 @@ def test_every_selectable_graph_is_wired_to_a_click():
     clicked = {deps[-1].component_id for name, deps, _ in wiring._CLIENT if name == "pickCell"}
     assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI}
     assert selection.CELL[0].component_id == drilldown.URL_PARAMS[0]["id"]
+
+
+def test_summary_table_reads_the_heads():
+    from dashboard.views import summary
+
+    X, *W = seed_worked_example(0)
+    _, A = seed_multi_head_attention(X, *W, 4)
+    table = summary.update_summary(4, 0, *SEED_MODEL, "example")
+    caption = texts(table.children[0])[0]
+    entropy = [-(A[i] * np.log2(A[i])).sum(-1).mean() for i in range(4)]
+    sharpest = int(np.argmin(entropy))
+    assert caption.startswith(f"Head {sharpest + 1} is the sharpest ({entropy[sharpest]:.2f} bits")
+    rows = [[texts(c)[0] for c in row.children] for row in table.children[2].children]
+    assert [float(r[1]) for r in rows] == pytest.approx(np.round(entropy, 2), abs=1e-9)
+    assert [float(r[2]) for r in rows] == pytest.approx(np.round(A.max(axis=(1, 2)), 3), abs=1e-9)
+    with pytest.raises(PreventUpdate):
+        summary.update_summary(4, 0, *SEED_MODEL, "mixing")

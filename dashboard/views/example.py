@@ -14,7 +14,7 @@ from ..figures import Display
 from ..figures import example as fig
 from ..ids import CONFIG, DISPLAY, HEADS, SEED, SIZE, TAB, section_id
 from ..wiring import callback, clientside_callback
-from . import drilldown, forms, forward, selection
+from . import drilldown, forms, forward, selection, summary
 from .common import SETTINGS_CACHED, graph, head_buttons, markdown, model, text_beside_view
 from .model import MODEL
 
@@ -38,6 +38,7 @@ def layout() -> html.Section:
             markdown("worked_example"),
             html.P(id=WORKED, className="prose live-text"),
             graph(HEATMAPS, className="mb-2"),
+            summary.layout(),
             drilldown.layout(),
             text_beside_view(
                 ["cube"],
