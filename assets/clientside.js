@@ -75,6 +75,22 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return order.join(" ");
     },
 
+    // The page's own address, for the share box.
+    shareLink: function (search) {
+      return window.location.origin + window.location.pathname + (search || "");
+    },
+
+    // Copy the share box's link: the clipboard where the browser allows it (https or localhost),
+    // else the link is selected for Ctrl+C.
+    copyLink: function (clicks, boxId) {
+      const box = document.getElementById(boxId);
+      if (navigator.clipboard && window.isSecureContext) {
+        return navigator.clipboard.writeText(box.value).then(() => "link copied", () => "press Ctrl+C to copy");
+      }
+      box.select();
+      return "selected: press Ctrl+C to copy";
+    },
+
     // "train" shows the runs of the chosen training seed; the server trains them once, then caches them.
     train: function (clicks, seed) {
       return seed;

@@ -10,6 +10,7 @@ from dash import Input, Output, dcc, html
 from .. import limits
 from ..ids import HEADS, SCALE, SEED, SIZE, TAU
 from ..wiring import callback
+from . import export
 from .common import model
 
 # Every callback that draws the worked example takes these five, in this order, and checks them with
@@ -47,6 +48,7 @@ def layout() -> html.Div:
                                  className="model-slider")],
                      className="model-control"),
             html.P(id=SCALE_TEXT, className="small mb-0 scale-text", **{"aria-live": "polite"}),
+            export.layout(),
         ],
         id=MODEL_BAR,
         className="model-bar mb-3",

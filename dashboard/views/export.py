@@ -1,0 +1,84 @@
+"""Export and share the current state: one JSON file of every matrix at full float64 precision, the same as
+CSV, and a link that opens this very view. Plotly's own toolbar button makes PNGs, in the browser."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import dash_bootstrap_components as dbc
+from dash import Input, Output, State, ctx, dcc, html
+
+from .. import limits
+from ..ids import HEADS, SCALE, SEED, SIZE, TAU, URL
+from ..wiring import callback, clientside_callback
+from .common import model
+
+DOWNLOAD_JSON = "download-json"
+DOWNLOAD_CSV = "download-csv"
+DOWNLOAD = "download"
+COPY_LINK = "copy-link"
+LINK = "share-link"
+LINK_STATUS = "share-status"
+STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), State(SCALE, "value"),
+         State(TAU, "value"))
+
+
+def layout() -> html.Div:
+    return html.Div(
+        [
+            dbc.Button("download JSON", id=DOWNLOAD_JSON, size="sm", color="secondary", outline=True),
+            dbc.Button("download CSV", id=DOWNLOAD_CSV, size="sm", color="secondary", outline=True),
+            dbc.Button("copy link", id=COPY_LINK, size="sm", color="secondary", outline=True),
+            dbc.Label("link to this view", html_for=LINK, className="visually-hidden"),
+            dbc.Input(id=LINK, readonly=True, size="sm", className="share-link"),
+            html.Span(id=LINK_STATUS, className="small", role="status"),
+            dcc.Download(id=DOWNLOAD),
+        ],
+        className="d-flex flex-wrap align-items-center gap-2 export",
+    )
+
+
+def state_matrices(s: limits.Setting) -> dict:
+    """The current state: the controls, and X, the weights, the attention cube and the output as nested lists."""
+    ex, r = model(s)
+    return {
+        "h": s.h, "seed": s.seed, "tokens_per_cluster": s.size, "n": s.n, "d": int(ex.X.shape[1]),
+        "scale": {"choice": s.scale, "tau": 10 ** (s.tau / 10) if s.scale == "tau" else None, "value": r.scale},
+        "X": ex.X.tolist(), "W_Q": ex.W_Q.tolist(), "W_K": ex.W_K.tolist(), "W_V": ex.W_V.tolist(),
+        "W_O": ex.W_O.tolist(), "attention": r.A.tolist(), "output": r.output.tolist(),
+    }
+
+
+def filename(s: limits.Setting, ending: str) -> str:
+    return f"attention-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}.{ending}"
+
+
+def as_csv(state: dict) -> str:
+    """Long format, one value a line: matrix, head (blank but for the attention cube), row, column, value."""
+    out = io.StringIO()
+    rows = csv.writer(out, lineterminator="\n")
+    rows.writerow(["matrix", "head", "row", "column", "value"])
+    for name in ("X", "W_Q", "W_K", "W_V", "W_O", "output"):
+        rows.writerows([name, "", r, c, repr(v)] for r, line in enumerate(state[name]) for c, v in enumerate(line))
+    rows.writerows(["attention", i + 1, r, c, repr(v)] for i, head in enumerate(state["attention"])
+                   for r, line in enumerate(head) for c, v in enumerate(line))
+    return out.getvalue()
+
+
+@callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_JSON, "n_clicks"), Input(DOWNLOAD_CSV, "n_clicks"), *STATE,
+          prevent_initial_call=True)
+def download(json_clicks, csv_clicks, h, seed, size, scale, tau):
+    """json.dumps writes each float with Python's repr, which reads back to the same float64."""
+    s = limits.setting(h, seed, size, scale, tau)
+    state = state_matrices(s)
+    if ctx.triggered_id == DOWNLOAD_CSV:
+        return {"content": as_csv(state), "filename": filename(s, "csv"), "type": "text/csv"}
+    return {"content": json.dumps(state), "filename": filename(s, "json"), "type": "application/json"}
+
+
+# The link shows in a box, and "copy link" copies it (or selects it where the browser allows no clipboard).
+clientside_callback("shareLink", Output(LINK, "value"), Input(URL, "search"))
+clientside_callback("copyLink", Output(LINK_STATUS, "children"), Input(COPY_LINK, "n_clicks"), State(LINK, "id"),
+                    prevent_initial_call=True)
