@@ -147,9 +147,39 @@ def train(h, seed, steps: int = STEPS) -> TrainingRun:
             weights[w] = weights[w] - lr * m_hat / (np.sqrt(v_hat) + eps)
     snapshots.append({w: x.copy() for w, x in weights.items()})
     snapshot_steps.append(steps)
-    X_test, Y_test = make_task(TEST_SIZE, np.random.default_rng([seed, 10_000]))
+    X_test, Y_test = test_set(seed)
     test_loss = float(np.mean((multi_head_attention(X_test, *(weights[w] for w in WEIGHTS), h).output - Y_test) ** 2))
     return TrainingRun(h, seed, losses, np.array(snapshot_steps), tuple(snapshots), test_loss)
+
+
+def test_set(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The TEST_SIZE held-out examples a run's test loss is measured on: X, Y each (TEST_SIZE, n, d)."""
+    return make_task(TEST_SIZE, np.random.default_rng([seed, 10_000]))
+
+
+@dataclass(frozen=True)
+class Surgery:
+    """Interventions on a trained layer's heads (indices 0..h-1): switch some off (head_i = 0), give some
+    uniform attention (A^(i) = 1/n), and swap the attention of one pair."""
+
+    off: frozenset = frozenset()
+    uniform: frozenset = frozenset()
+    swap: tuple[int, int] | None = None
+
+
+def loss_after_surgery(weights: dict, h: int, X: np.ndarray, Y: np.ndarray, surgery: Surgery) -> float:
+    """The mean squared error of the layer on (X, Y) after the surgery (the swap first, then uniform, then off):
+    a forward pass only."""
+    r = multi_head_attention(X, *(weights[w] for w in WEIGHTS), h)
+    A = r.A.copy()  # (B, h, n, n)
+    if surgery.swap is not None:
+        i, j = surgery.swap
+        A[:, [i, j]] = A[:, [j, i]]
+    A[:, sorted(surgery.uniform)] = 1 / A.shape[-1]
+    heads = A @ r.V  # (B, h, n, d_k): head_i = A^(i) V_i, with the edited A
+    heads[:, sorted(surgery.off)] = 0
+    output = merge_heads(heads) @ weights["W_O"]
+    return float(np.mean((output - Y) ** 2))
 
 
 def display_example(seed: int = 0) -> np.ndarray:

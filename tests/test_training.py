@@ -124,3 +124,40 @@ def test_forged_learning_inputs_are_refused(seed, h, k):
                      lambda: learning.poll_training(seed, 0, "learning")):
             with pytest.raises(PreventUpdate):
                 call()
+
+
+def test_surgery_shows_which_head_carries_which_mixing():
+    """At h = 2 each head carries one of the two mixings: switching off either sends the loss back up."""
+    run = training.train(2, 0)
+    weights = run.snapshots[-1]
+    X, Y = training.test_set(0)
+    X, Y = X[:500], Y[:500]
+    untouched = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
+    assert untouched == pytest.approx(run.test_loss, rel=0.2)  # the same layer, on part of the same test set
+    for i in (0, 1):
+        assert training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({i}))) > 10 * untouched
+        assert training.loss_after_surgery(weights, 2, X, Y, training.Surgery(uniform=frozenset({i}))) > 5 * untouched
+    # swapping the two heads' attention gives each head's values the other mixing: worse than either alone off
+    swapped = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(swap=(0, 1)))
+    assert swapped > 10 * untouched
+
+
+def test_surgery_against_a_head_by_head_forward_pass():
+    rng = np.random.default_rng(3)
+    weights = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.WEIGHTS}
+    X, Y = training.make_task(4, rng)
+    h, d_k = 4, 2
+    Q, K, V = (X @ weights[w] for w in ("W_Q", "W_K", "W_V"))
+    blocks = []
+    for i in range(h):
+        s = slice(i * d_k, (i + 1) * d_k)
+        logits = Q[..., s] @ K[..., s].swapaxes(-1, -2) / np.sqrt(d_k)
+        A = np.exp(logits - logits.max(-1, keepdims=True))
+        blocks.append(A / A.sum(-1, keepdims=True))
+    blocks[1], blocks[3] = blocks[3], blocks[1]  # swap heads 2 and 4
+    blocks[2] = np.full_like(blocks[2], 1 / 12)  # head 3 uniform
+    heads = [blocks[i] @ V[..., i * d_k:(i + 1) * d_k] for i in range(h)]
+    heads[0] = np.zeros_like(heads[0])  # head 1 off
+    expected = np.mean((np.concatenate(heads, -1) @ weights["W_O"] - Y) ** 2)
+    surgery = training.Surgery(off=frozenset({0}), uniform=frozenset({2}), swap=(1, 3))
+    assert training.loss_after_surgery(weights, h, X, Y, surgery) == pytest.approx(expected, rel=1e-12)
