@@ -106,7 +106,7 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return step + 1 >= last ? [last, true, "play"] : [step + 1, no, no];
     },
 
-    // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab),
+    // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab, when),
     // so a link opens that view and back and forward work. A missing or bad parameter means the default.
     syncUrl: function (search, ...args) {
       const config = args.pop();
@@ -118,10 +118,10 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         const q = new URLSearchParams(search || "");
         return [no].concat(params.map((p) => readParam(q, p)));
       }
-      const tab = args[params.findIndex((p) => p.key === "tab")];
+      const value = (key) => args[params.findIndex((p) => p.key === key)];
       const q = new URLSearchParams();
       params.forEach((p, i) => {
-        if (p.tab === null || p.tab === tab) {
+        if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
           const text = writeParam(p, args[i]);
           if (text !== null) q.set(p.key, text);
         }

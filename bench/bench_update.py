@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard import create_app  # noqa: E402
 from dashboard.views import common, example, forms, forward  # noqa: E402
-from tests.dash_requests import change_of_heads, click_on_cell  # noqa: E402
+from tests.dash_requests import change_of_heads, change_of_model, click_on_cell  # noqa: E402
 
 HEADERS = {"Accept-Encoding": "br, gzip"}
 
@@ -65,6 +65,17 @@ def main(rounds: int = 300):
     print(f"click on a cell, h = 8: server time p50 {statistics.median(times) * 1e3:.2f} ms, "
           f"p90 {times[int(0.9 * len(times))] * 1e3:.2f} ms; wire {statistics.median(w for _, w in clicks) / 1024:.1f} KiB "
           f"over {len(click_on_cell(APP, 8, 0, 1, 0, 1))} requests")
+    # a new temperature or size is a setting seen for the first time: nothing cached, every figure computed
+    fresh = []
+    for k in range(40):
+        for cached in (common.model, example.example_figures, example.cube_data, example.token_figure,
+                       forms.forms_figures, forward.forward_view):
+            cached.cache_clear()
+        fresh.append(send(client, change_of_model(8, k, 16, "tau", k % 21 - 10)))
+    times = sorted(t for t, _ in fresh)
+    print(f"change of scale or size, h = 8, n = 48, nothing cached: server time p50 {statistics.median(times) * 1e3:.1f}"
+          f" ms, p90 {times[int(0.9 * len(times))] * 1e3:.1f} ms; wire {statistics.median(w for _, w in fresh) / 1024:.1f}"
+          f" KiB over {len(change_of_model())} requests")
 
 
 if __name__ == "__main__":

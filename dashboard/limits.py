@@ -159,15 +159,16 @@ def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
 
 
 def url_param(key: str, component_id: str, default, *, choices=None, count: int | None = None,
-              words: int | None = None, flag: bool = False, tab: str | None = None) -> dict:
+              words: int | None = None, flag: bool = False, tab: str | None = None,
+              when: tuple[str, object] | None = None) -> dict:
     """One piece of state the URL holds (?key=value) and the rule the browser reads it by:
     one of `choices`, an integer 0..count-1, at most `words` characters of words (commas in the URL),
-    or a flag ('1'). With `tab`, the URL holds it only while that tab is shown. The server checks
-    the value again when it reaches a callback."""
+    or a flag ('1'). With `tab`, the URL holds it only while that tab is shown; with `when` = (key, value),
+    only while the parameter `key` has that value. The server checks the value again when it reaches a callback."""
     rule = {"choices": list(choices)} if choices is not None else {"count": count} if count is not None else \
         {"words": words} if words is not None else {"flag": True}
     assert flag == ("flag" in rule), "a url_param takes one rule"
-    return {"key": key, "id": component_id, "default": default, "rule": rule, "tab": tab}
+    return {"key": key, "id": component_id, "default": default, "rule": rule, "tab": tab, "when": when}
 
 
 def client_config(ids: dict, url_params: list[dict]) -> dict:

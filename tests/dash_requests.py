@@ -2,7 +2,8 @@
 
 from dashboard.ids import DISPLAY, HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
 from dashboard.views import equivariance as eq
-from dashboard.views import drilldown, example, forms, forward, learning, mixing
+from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary
+from dashboard.views import model as model_bar
 
 EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
                    (example.WORKED, "children")]
@@ -80,6 +81,24 @@ def outline_body(app, graph_id, h=8, head=1, query=0, key=1, tab="example") -> d
     b = body([(graph_id, "figure")], cell(head, query, key), [(HEADS, "value", h), (SIZE, "value", 4), (TAB, "value", tab)],
              changed=[f"{SEL_HEAD}.value"])
     return {**b, "output": output, "outputs": {**b["outputs"], "property": output.split(".", 1)[1]}}
+
+
+def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5, tab="example") -> list[dict]:
+    """Every server request one change of the scale or the size triggers (at most: a change of scale
+    leaves the tokens alone, which then answer with the same figure)."""
+    m = dict(size=size, scale=scale, tau=tau)
+    state = [(example.CUBE_FOCUS, "value", 0)] + cell()
+    return [
+        body(EXAMPLE_OUTPUTS, controls(h, seed, tab, **m), state),
+        body([(example.TOKENS, "figure")], [(SEED, "value", seed), (SIZE, "value", size), (TAB, "value", tab)]),
+        body([(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")],
+             controls(h, seed, tab, **m), cell()),
+        body([(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")], controls(h, seed, tab, **m)),
+        body([(drilldown.DRILLDOWN, "children")], model(h, seed, **m) + cell() + [(TAB, "value", tab)]),
+        body([(summary.SUMMARY, "children")], model(h, seed, **m) + [(TAB, "value", tab)]),
+        body([(model_bar.SCALE_TEXT, "children")], model(h, seed, **m)),
+        body(MIXING_OUTPUTS, controls(h, seed, tab, **m), cell()),
+    ]
 
 
 def change_of_heads(h, seed, tab="example") -> list[dict]:

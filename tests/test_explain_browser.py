@@ -91,3 +91,39 @@ def test_the_keyboard_selects_a_cell(page):
     np.testing.assert_allclose(float(rows.nth(9).locator("td").nth(1).inner_text()),
                                weight(2, 0, 1, 4, 9), atol=5e-4)
     assert page.errors == []
+
+
+def test_scale_and_size_reach_every_view_and_the_url(page):
+    page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
+    poll(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
+    from dashboard.attention import worked_example
+
+    ex = worked_example(1, 8)
+    A = multi_head_attention(*ex[:5], 2, scale=10 / np.sqrt(4)).A
+    z = poll(page, "() => { const gd = document.querySelector('#heatmaps .js-plotly-plot');"
+                   " const t = gd && gd._fullData; return t && t.length === 2 && t[0].z.length === 24"
+                   " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
+    np.testing.assert_allclose(z, A, rtol=1e-5)
+    assert "Scale 5 × q·k" in page.inner_text("#scale-text")
+    page.locator("label", has_text="1, no scaling").click()
+    poll(page, "() => location.search.includes('scale=none')")
+    query = parse_qs(urlparse(page.url).query)
+    assert query["size"] == ["8"] and "tau" not in query  # the temperature counts only with its scale
+    assert page.errors == []
+
+
+def test_download_gives_the_cores_numbers(page):
+    import json
+
+    page.goto(page.base + "/?h=4&seed=3")
+    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    with page.expect_download() as info:
+        page.click("#download-json")
+    state = json.loads(open(info.value.path()).read())
+    ex = worked_example(3)
+    np.testing.assert_array_equal(np.array(state["attention"]), multi_head_attention(*ex[:5], 4).A)
+    np.testing.assert_array_equal(np.array(state["X"]), ex.X)
+    assert info.value.suggested_filename == "attention-h4-seed3-n12-seed.json"
+    page.click("#copy-link")
+    poll(page, "() => document.querySelector('#share-status').innerText.length > 0")
+    assert page.input_value("#share-link") == page.url

@@ -22,7 +22,7 @@ SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
     limits.url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
-    limits.url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS),
+    limits.url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS, when=("scale", "tau")),
 ]
 
 
