@@ -161,3 +161,27 @@ def test_surgery_against_a_head_by_head_forward_pass():
     expected = np.mean((np.concatenate(heads, -1) @ weights["W_O"] - Y) ** 2)
     surgery = training.Surgery(off=frozenset({0}), uniform=frozenset({2}), swap=(1, 3))
     assert training.loss_after_surgery(weights, h, X, Y, surgery) == pytest.approx(expected, rel=1e-12)
+
+
+def test_surgery_view_reports_the_loss_and_refuses_forged_heads():
+    from dashboard.views import surgery
+
+    runs = trainer.training_runs(0)
+    result = surgery.update_surgery(0, 2, [1], [], "none", "learning")
+    X, Y = training.test_set(0)
+    weights = runs[2].snapshots[-1]
+    before = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
+    after = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({0})))
+    text = str(result)
+    assert f"{before:.4f}" in text and f"{after:.4f}" in text and after > 10 * before
+    swapped = str(surgery.update_surgery(0, 2, [], [], "1-2", "learning"))
+    assert "times" in swapped
+    for off, uniform, swap in [([3], [], "none"), ([], [0], "none"), ([1, 1, 1], [], "none"), (["1"], [], "none"),
+                               ([], [], "1-3"), ([], [], "2-1"), ([], [], None), (None, [], "none"),
+                               ([True], [], "none"), ([1.0], [], "none")]:
+        message = surgery.update_surgery(0, 2, off, uniform, swap, "learning")
+        assert message.role == "alert" and "Choose heads 1 to 2" in message.children
+    with pytest.raises(PreventUpdate):
+        surgery.update_surgery(0, 2, [1], [], "none", "example")
+    with pytest.raises(PreventUpdate):
+        surgery.follow_heads(3)
