@@ -4,6 +4,7 @@ from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 import pytest
+from plotly.offline import get_plotlyjs_version
 
 from dashboard import figures
 from dashboard.attention import multi_head_attention, worked_example
@@ -64,6 +65,7 @@ def test_page_loads_without_errors_or_other_hosts(page):
     assert page.errors == []
     assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
     assert page.title() == "Multi-head attention explorer"
+    assert page.evaluate("() => Plotly.version") == get_plotlyjs_version()  # the vendored bundle, not Dash's
 
 
 def test_choosing_eight_heads_draws_the_core_values(page):
