@@ -362,11 +362,12 @@ def test_threads_answering_at_once_are_each_counted_once(store):
     assert store.count(code, q) == 200 and sum(store.reveal(code, token, q)["counts"]) == 200
 
 
-def test_no_answer_slips_in_after_the_reveal(store):
+@pytest.mark.parametrize("round", range(2))
+def test_no_answer_slips_in_after_the_reveal(store, round):
     code, token = store.create_session()
     q = key_question(store, code, token)
     accepted, refused = [], []
-    go = threading.Barrier(5)
+    go = threading.Barrier(9)
 
     def answer(students):
         go.wait()
@@ -377,7 +378,7 @@ def test_no_answer_slips_in_after_the_reveal(store):
             except Closed:
                 refused.append(s)
 
-    threads = [threading.Thread(target=answer, args=(STUDENTS[i::4],)) for i in range(4)]
+    threads = [threading.Thread(target=answer, args=(STUDENTS[i::8],)) for i in range(8)]
     for t in threads:
         t.start()
     go.wait()
