@@ -16,7 +16,13 @@ from pathlib import Path
 
 from tests.conftest import free_port
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+def pg_bin() -> Path:
+    """The newest PostgreSQL that Debian's packages installed (15 on bookworm)."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    if not versions:
+        raise RuntimeError("PostgreSQL is not installed: run `make system-deps` (Debian's postgresql)")
+    return versions[-1].parent
 
 
 def _run(args: list[str], user: str | None) -> None:
@@ -28,6 +34,7 @@ def _run(args: list[str], user: str | None) -> None:
 def postgres_server(fsync: bool = True):
     """Yields the URL of a new server's `postgres` database (user postgres, trusted on loopback)."""
     user = "postgres" if os.geteuid() == 0 else None
+    pg = pg_bin()
     folder = Path(tempfile.mkdtemp(prefix="explorer-pg-"))
     data = folder / "data"
     if user:
@@ -35,12 +42,12 @@ def postgres_server(fsync: bool = True):
     port = free_port()
     options = f"-h 127.0.0.1 -p {port} -k {folder} -c max_connections=300" + ("" if fsync else " -c fsync=off")
     try:
-        _run([str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"], user)
-        _run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
+        _run([str(pg / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"], user)
+        _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
               "start"], user)
         try:
             yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
         finally:
-            _run([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
+            _run([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
