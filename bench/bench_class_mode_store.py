@@ -10,6 +10,7 @@ Store level only: no HTTP yet. PostgreSQL is a throwaway Debian server (tests/pg
 Run: python bench/bench_class_mode_store.py
 """
 
+import os
 import random
 import secrets
 import sys
@@ -148,6 +149,8 @@ def bench(name: str, where: tuple) -> None:
 
 
 def main():
+    print(f"{STUDENTS} students, {WORKERS} processes x {THREADS} threads; "
+          f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as data_dir:
         bench("SQLite (WAL)", (None, data_dir))
     with postgres_server() as url:

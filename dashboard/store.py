@@ -25,7 +25,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from .attention import HEAD_CHOICES, N_TOKENS
@@ -181,23 +181,27 @@ class _SQLite:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
+        # SQLite's busy handler retries after sleeps, so a waiting writer (the reveal) can be passed
+        # over by this process's other threads again and again; this lock queues them instead.
+        self.write_lock = threading.Lock()
 
     def connect(self):
         conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable against a process kill, fsync at checkpoints
+        conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: a killed process loses nothing; a power cut, the last commits
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
     @contextmanager
     def transaction(self, conn, write: bool):
-        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield conn.cursor()
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self.write_lock if write else nullcontext():
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield conn.cursor()
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.rollback()
+                raise
 
     def size(self, conn) -> int:
         return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
@@ -334,6 +338,8 @@ class Store:
             raise Invalid("Unknown view.")
         if h not in HEAD_CHOICES or isinstance(h, bool):
             raise Invalid(f"h must be one of {', '.join(map(str, HEAD_CHOICES))}.")
+        if (kind == "key" and key is not None) or (kind == "head" and head is not None):
+            raise Invalid("A question cannot name its own answer: students would see it.")
         seed = _int("The seed", seed, 0, MAX_SEED)
         head = _optional_int("The head", head, 0, h - 1)
         query = _optional_int("The query", query, 0, N_TOKENS - 1)
@@ -512,6 +518,8 @@ class RateLimiter:
             if len(self._buckets) >= self.MAX_CLIENTS:  # forget clients whose buckets are full again
                 self._buckets = {c: (t, s) for c, (t, s) in self._buckets.items()
                                  if t + (now - s) * self.rate < self.burst}
+                if len(self._buckets) >= self.MAX_CLIENTS:  # that many busy clients: start afresh
+                    self._buckets.clear()
             tokens, since = self._buckets.get(client, (self.burst, now))
             tokens = min(self.burst, tokens + (now - since) * self.rate)
             if tokens < 1:

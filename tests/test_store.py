@@ -145,6 +145,8 @@ BAD_QUESTIONS = [
     dict(key=1.5),
     dict(view="Example"),
     dict(view="x" * 40),
+    dict(kind="key", key=3),  # the answer, in the state students see
+    dict(kind="head", n=4, truth=1, head=1),
 ]
 
 
@@ -410,7 +412,7 @@ def test_the_rate_limiter_refuses_bursts_per_client():
         limit.check("10.0.0.1")
 
 
-def test_the_rate_limiter_forgets_clients_but_not_the_limited(monkeypatch):
+def test_the_rate_limiter_forgets_clients_and_stays_bounded(monkeypatch):
     monkeypatch.setattr(RateLimiter, "MAX_CLIENTS", 10)
     clock = Clock()
     limit = RateLimiter(rate=1, burst=2, clock=clock)
@@ -421,6 +423,9 @@ def test_the_rate_limiter_forgets_clients_but_not_the_limited(monkeypatch):
         limit.check(f"client {i}")
     assert len(limit._buckets) <= 10
     assert "busy" not in limit._buckets  # refilled long ago
+    for i in range(25):  # more busy clients than it keeps: it forgets, and stays bounded
+        limit.check(f"other {i}")
+        assert len(limit._buckets) <= 10
 
 
 # A second process: it answers for students i0..i1 and prints each student once the answer is stored.
