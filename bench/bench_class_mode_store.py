@@ -100,7 +100,7 @@ def worker(where: tuple, code: str, question: str, n_students: int, t0: float, s
     return out
 
 
-def bench(name: str, where: tuple) -> None:
+def bench(name: str, where: tuple, size_note: str) -> None:
     """where: (database_url, data_dir), as Store takes them."""
     store = Store(*where)
     code, token = store.create_session()
@@ -144,7 +144,7 @@ def bench(name: str, where: tuple) -> None:
           f"max {p(polls, 1):.1f} ms")
     print(f"  lecturer count polls ({len(counts)}): p99 {p(counts, 0.99):.1f} ms")
     print(f"  errors: {sum(errors.values())} {dict(errors) or ''}")
-    print(f"  database size: {store.size() / 1024:.0f} KiB")
+    print(f"  database size: {store.size() / 1024:.0f} KiB ({size_note})")
     store.end_session(code, token)
 
 
@@ -152,9 +152,9 @@ def main():
     print(f"{STUDENTS} students, {WORKERS} processes x {THREADS} threads; "
           f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as data_dir:
-        bench("SQLite (WAL)", (None, data_dir))
+        bench("SQLite (WAL)", (None, data_dir), "file and write-ahead log")
     with postgres_server() as url:
-        bench("PostgreSQL 15", (url, None))
+        bench("PostgreSQL 15", (url, None), "the class-mode tables and their indexes")
 
 
 if __name__ == "__main__":

@@ -498,3 +498,12 @@ def test_a_connection_is_not_shared_across_a_fork(store):
     os.waitpid(pid, 0)
     assert os.read(read, 1) == b"1"
     assert store._conn() is parent_conn and len(store.questions(code, token)) == 1
+
+
+def test_the_size_on_disk_grows_with_the_answers(store):
+    code, token = store.create_session()
+    q = key_question(store, code, token)
+    before = store.size()
+    for student in STUDENTS:
+        store.answer(code, student, q, 1)
+    assert store.size() > before > 0
