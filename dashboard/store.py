@@ -186,7 +186,7 @@ class _SQLite:
         self.write_lock = threading.Lock()
 
     def connect(self):
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: a killed process loses nothing; a power cut, the last commits
         conn.execute("PRAGMA foreign_keys = ON")
@@ -337,7 +337,7 @@ class Store:
             raise Invalid(f"The question needs a text of at most {MAX_PROMPT} characters.")
         if not (isinstance(view, str) and VIEW_NAME.fullmatch(view)):
             raise Invalid("Unknown view.")
-        if h not in HEAD_CHOICES or isinstance(h, bool):
+        if isinstance(h, bool) or not isinstance(h, numbers.Integral) or h not in HEAD_CHOICES:
             raise Invalid(f"h must be one of {', '.join(map(str, HEAD_CHOICES))}.")
         if (kind == "key" and key is not None) or (kind == "head" and head is not None):
             raise Invalid("A question cannot name its own answer: students would see it.")

@@ -136,6 +136,7 @@ BAD_QUESTIONS = [
     dict(h=3),
     dict(h=True),
     dict(h="8"),
+    dict(h=4.0),
     dict(seed=-1),
     dict(seed=2**31),
     dict(seed="0"),
