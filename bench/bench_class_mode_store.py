@@ -45,21 +45,20 @@ def worker(where: tuple, code: str, question: str, n_students: int, t0: float, s
     """One "gunicorn worker": its students' requests, each at its time, on THREADS threads."""
     store = Store(*where)
     rng = random.Random(seed)
-    pool = ThreadPoolExecutor(THREADS)
     lock = threading.Lock()
     out = {"answer": [], "poll": [], "errors": Counter(), "sent": {}, "saw": {}}
-    events = []  # (when, order, student, action)
+    events = []  # (when, order, student, action): action "poll", or (answer, a change (when, answer) or None)
     for i in range(n_students):
         student = secrets.token_urlsafe(16)
         heappush(events, (t0 + rng.uniform(0, 1), i, student, "poll"))
         answer_at = t0 + rng.uniform(1, ANSWER_WITHIN)
-        heappush(events, (answer_at, i, student, rng.randrange(12)))
-        if rng.random() < 0.2:
-            heappush(events, (rng.uniform(answer_at, t0 + ANSWER_WITHIN), i, student, rng.randrange(12)))
+        change = (rng.uniform(answer_at, t0 + ANSWER_WITHIN), rng.randrange(12)) if rng.random() < 0.2 else None
+        heappush(events, (answer_at, i, student, (rng.randrange(12), change)))
     order, in_flight = n_students, 0
 
     def run(when, student, action):
         nonlocal order, in_flight
+        then = None
         try:
             if action == "poll":
                 view = store.student_view(code, student)
@@ -67,8 +66,10 @@ def worker(where: tuple, code: str, question: str, n_students: int, t0: float, s
                 if done:
                     out["saw"][student] = (view["answer"], view["truth"])
             else:
-                store.answer(code, student, question, action)
-                out["sent"][student] = action
+                store.answer(code, student, question, action[0])
+                out["sent"][student], change = action[0], action[1]
+                if change:  # sent once this answer is in, as a student changes it
+                    then = (max(change[0], time.time()), (change[1], None))
                 done = True
         except StoreError as e:
             out["errors"][type(e).__name__ + ": " + str(e)] += 1
@@ -81,6 +82,9 @@ def worker(where: tuple, code: str, question: str, n_students: int, t0: float, s
             if not done and when < t0 + GIVE_UP:
                 order += 1
                 heappush(events, (when + POLL_EVERY, order, student, "poll"))
+            if then:
+                order += 1
+                heappush(events, (then[0], order, student, then[1]))
             in_flight -= 1
 
     with ThreadPoolExecutor(THREADS) as pool:
