@@ -27,6 +27,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
+	$(PY) bench/bench_class_mode_store.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:
@@ -49,13 +50,15 @@ lock:
 	{ echo "# Every package that requirements-dev.txt installs, pinned; written by \`make lock\`, do not edit."; \
 	  "$$venv/bin/pip" freeze; } > constraints.txt
 
-# Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test.
+# Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
+# PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code.
 system-deps:
-	@$(call apt_missing,/usr/bin/chromium:chromium /usr/bin/chromedriver:chromium-driver /usr/sbin/nginx:nginx)
+	@$(call apt_missing,/usr/bin/chromium:chromium /usr/bin/chromedriver:chromium-driver /usr/sbin/nginx:nginx \
+		/usr/lib/postgresql/*/bin/initdb:postgresql /usr/bin/zbarimg:zbar-tools)
 
 # $(call apt_missing,FILE:PACKAGE ...): apt-get install each PACKAGE whose FILE is missing, through sudo
 # when not root; nothing at all when every FILE is there.
-apt_missing = missing=$$(for dep in $(1); do [ -e "$${dep%%:*}" ] || echo "$${dep\#\#*:}"; done); \
+apt_missing = missing=$$(for dep in $(1); do ls $${dep%%:*} >/dev/null 2>&1 || echo "$${dep\#\#*:}"; done); \
 	if [ -n "$$missing" ]; then \
 		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
