@@ -9,9 +9,10 @@ run: .venv/.runtime
 test: .venv/.dev system-deps
 	$(PY) -m pytest
 
-# A shared class server: see README, "Hosting for a class".
+# A shared class server, nginx in front of gunicorn: see README, "Hosting for a class".
 serve: .venv/.runtime
-	.venv/bin/gunicorn --workers 2 --threads 4 --preload --bind 0.0.0.0:$${PORT:-8050} app:server
+	@[ -x /usr/sbin/nginx ] || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx)
+	$(PY) deploy/serve.py
 
 # Figures for the README and the issue notes (wrk is Debian's).
 bench: .venv/.dev system-deps
