@@ -23,14 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
+from deploy.serve import GUNICORN  # noqa: E402  (the class deployment's gunicorn, without nginx)
 from tests.dash_requests import body, example_body  # noqa: E402
-
-# The README's command for a shared server, with the port filled in.
-GUNICORN = "gunicorn --workers 2 --threads 4 --preload --bind 127.0.0.1:{port} {module}"
 
 
 def worker_rss_mib(master_pid: int) -> float:
-    """Resident memory of the gunicorn master's workers together."""
+    """Resident memory of the gunicorn master's workers together (their trainer children not counted)."""
     children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
     total = 0
     for pid in children:
