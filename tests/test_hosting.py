@@ -167,14 +167,14 @@ def post_headers(port: int, length: int) -> bytes:
 
 
 def send_chunked(port: int, megabytes: int) -> None:
-    """A chunked body of seed values like [{},{},...] that never ends early; the server may hang up on it."""
-    chunk = b"%x\r\n%s\r\n" % (2**20, b"{}," * (2**20 // 3) + b" " * (2**20 % 3))
-    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+    """A whole chunked JSON body of seed values like [{},{},...]; the server may hang up on it early."""
+    parts = [b'{"output": "x", "inputs": ['] + [b"{}," * (2**20 // 3)] * megabytes + [b"{}]}", b""]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         try:
             s.sendall(b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                      b"Transfer-Encoding: chunked\r\n\r\n" + b'{"output": "x", "inputs": [')
-            for _ in range(megabytes):
-                s.sendall(chunk)
+                      b"Transfer-Encoding: chunked\r\n\r\n")
+            for part in parts:
+                s.sendall(b"%x\r\n%s\r\n" % (len(part), part))
             s.recv(100)
         except (BrokenPipeError, ConnectionResetError, TimeoutError):
             pass
