@@ -30,11 +30,12 @@ from tests.dash_requests import body, example_body  # noqa: E402
 def worker_rss_mib(master_pid: int) -> float:
     """Resident memory of the gunicorn master's workers together (their trainer children not counted)."""
     children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
-    total = 0
-    for pid in children:
-        status = Path(f"/proc/{pid}/status").read_text()
-        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
-    return total / 1024
+    return sum(rss_mib(int(pid)) for pid in children)
+
+
+def rss_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
 
 
 def run_wrk(url: str, bodies: list[dict], seconds: int, clients: int) -> dict:

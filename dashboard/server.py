@@ -261,6 +261,9 @@ def harden(app, password: str | None = None) -> None:
         if request.path.startswith("/assets/") and "m" in request.args:
             # the ?m= fingerprint changes whenever the file does
             response.headers["Cache-Control"] = f"public, max-age={ONE_YEAR}, immutable"
+        if password and response.cache_control.max_age:
+            # browsers only: a shared cache (deploy/nginx.conf keeps one) would hand it out without the password
+            response.cache_control.public, response.cache_control.private = False, True
         elif password and response.mimetype in ("text/html", "application/json"):
-            response.headers["Cache-Control"] = "no-store"  # no copy of a password-only page in a shared cache
+            response.headers["Cache-Control"] = "no-store"  # no copy of a password-only page in any cache
         return response

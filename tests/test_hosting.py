@@ -32,12 +32,13 @@ def gunicorn(port: int, workers: int = 2) -> subprocess.Popen:
 class Deployment:
     """`make serve` on free ports of 127.0.0.1, its output in a file (a pipe nobody reads would fill up)."""
 
-    def __init__(self, log_path):
+    def __init__(self, log_path, env: dict | None = None):
         self.port, self.app_port = free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log_path, "w")
         self.proc = subprocess.Popen([sys.executable, "deploy/serve.py", "--host", "127.0.0.1", "--port", str(self.port),
-                                      "--app-port", str(self.app_port)], cwd=ROOT, stdout=self.log, stderr=self.log)
+                                      "--app-port", str(self.app_port)], cwd=ROOT, stdout=self.log, stderr=self.log,
+                                     env={**os.environ, **(env or {})})
         wait_until_up(self.base + "/healthz", self.proc)
         self.seen = set()  # every process of the deployment seen while it ran
 
@@ -115,6 +116,22 @@ def test_the_class_deployment_serves_the_app_over_http(deployment):
     assert bad.status_code == 400
     assert update(base, "8", 0).status_code == 204
     assert f"--bind\x00127.0.0.1:{deployment.app_port}".encode() in cmdline(deployment.gunicorn_pid())
+
+
+def test_nginx_keeps_fingerprinted_assets_but_not_behind_a_password(deployment, tmp_path):
+    script = deployment.base + "/assets/plotly/plotly-custom.min.js?m=1"
+    caches = [requests.get(script, headers={"Accept-Encoding": "br"}, timeout=10).headers["X-Cache"] for _ in range(2)]
+    assert caches == ["MISS", "HIT"]
+    assert requests.get(deployment.base + "/", timeout=10).headers.get("X-Cache") != "HIT"
+
+    locked = Deployment(tmp_path / "locked.log", env={"CLASS_PASSWORD": "s3cret"})
+    try:
+        for _ in range(2):
+            r = requests.get(locked.base + script.removeprefix(deployment.base), auth=("student", "s3cret"), timeout=10)
+            assert r.status_code == 200 and r.headers["X-Cache"] != "HIT"
+        assert requests.get(locked.base + script.removeprefix(deployment.base), timeout=10).status_code == 401
+    finally:
+        locked.stop()
 
 
 SLOW_HEADERS = b"GET / HTTP/1.1\r\nHost: x\r\n"  # and never the blank line that ends them

@@ -248,6 +248,12 @@ def test_password_pages_and_json_are_not_stored(password_client):
     assert c.get("/_dash-layout", headers=ok).headers["Cache-Control"] == "no-store"
     assert post(c, example_body(), headers=ok).headers["Cache-Control"] == "no-store"
     assert c.get("/", headers=auth("wrong")).headers.get("Cache-Control") in (None, "no-store")
+    page = c.get("/", headers=ok).data.decode()
+    assets = [p.split('"')[0] for p in page.split('="')[1:] if p.startswith(("/assets/", "/_dash-component-suites/"))]
+    assert len(assets) > 5
+    for asset in assets:  # the browser may keep them; a shared cache, which would skip the password, may not
+        cache = c.get(asset, headers=ok).headers["Cache-Control"]
+        assert "private" in cache and "public" not in cache and "max-age=31536000" in cache
 
 
 def test_wrong_passwords_are_limited_per_client_and_logged(password_client, caplog):
