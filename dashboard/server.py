@@ -83,17 +83,18 @@ def is_callback_request(body, callback_map) -> bool:
     spec = callback_map.get(body["output"])
     if spec is None or "callback" not in spec:  # unknown, or a clientside callback
         return False
-    declared = spec["output"] if isinstance(spec["output"], list) else [spec["output"]]
-    outputs = body.get("outputs")
-    inputs = ids(body.get("inputs"))
+    multi = isinstance(spec["output"], list)
+    declared = spec["output"] if multi else [spec["output"]]
+    inputs = [(x["id"], x["property"]) for x in spec["inputs"]]
+    names = {f"{i}.{p}" for i, p in inputs}
     changed = body.get("changedPropIds", [])
     return (
-        ids(outputs if isinstance(spec["output"], list) else [outputs])
+        ids(body.get("outputs") if multi else [body.get("outputs")])
         == [(o.component_id, o.component_property) for o in declared]
-        and inputs == [(x["id"], x["property"]) for x in spec["inputs"]]
+        and ids(body.get("inputs")) == inputs
         and ids(body.get("state", [])) == [(x["id"], x["property"]) for x in spec["state"]]
         and isinstance(changed, list)
-        and all(isinstance(c, str) and c in {f"{i}.{p}" for i, p in inputs} for c in changed)
+        and all(isinstance(c, str) and c in names for c in changed)
     )
 
 
