@@ -16,6 +16,7 @@ Run: python bench/bench_class.py [--seconds 60] [--students 200] [--slow 50]
 
 import argparse
 import itertools
+import os
 import random
 import re
 import socket
@@ -49,10 +50,14 @@ class Class:
         self.latencies, self.errors = [], []
         self.lock = threading.Lock()
 
-    def request(self, session, method: str, path: str, body=None) -> requests.Response | None:
+    def request(self, session, method: str, path: str, body=None, update=False, decode=False):
+        """One request, timed to its last byte. Unless asked to decode it, the answer is read as it came
+        (compressed): the client's CPU is the server's too."""
         t = time.perf_counter()
         try:
-            r = session.request(method, self.base + path, json=body, headers=HEADERS, timeout=10)
+            r = session.request(method, self.base + path, json=body, headers=HEADERS, timeout=10, stream=not decode)
+            if not decode:
+                r.raw.read(decode_content=False)
         except requests.RequestException as err:
             with self.lock:
                 self.errors.append(type(err).__name__)
@@ -61,11 +66,11 @@ class Class:
         with self.lock:
             if r.status_code >= 400:
                 self.errors.append(f"{r.status_code} {path}")
-            self.latencies.append((latency, r.status_code == 200 and body is not None and "figure" in r.text))
+            self.latencies.append((latency, update and r.status_code == 200))  # 200: figures; 204: no update
         return r
 
     def page_load(self, session, seed: int) -> None:
-        page = self.request(session, "GET", "/")
+        page = self.request(session, "GET", "/", decode=True)
         if page is None:
             return
         for asset in re.findall(r'(?:src|href)="(/(?:assets|_dash-component-suites)/[^"]+)"', page.text):
@@ -73,11 +78,11 @@ class Class:
         self.request(session, "GET", "/_dash-layout")
         self.request(session, "GET", "/_dash-dependencies")
         for body in change_of_heads(HEAD_CHOICES[0], seed):
-            self.request(session, "POST", UPDATE, body)
+            self.request(session, "POST", UPDATE, body, update=True)
 
     def train(self, session, seed: int) -> None:
         for polls in range(200):
-            r = self.request(session, "POST", UPDATE, press_train_body(seed, polls))
+            r = self.request(session, "POST", UPDATE, press_train_body(seed, polls), decode=True)
             if r is None or r.status_code != 200 or r.json()["response"].get("learn-ready", {}).get("data") == seed:
                 return
             time.sleep(0.3)
@@ -97,7 +102,7 @@ class Class:
             seed = rng.choice(SEEDS) if action == "seed" else seed
             tab = rng.choice(list(TABS)) if action == "tab" else tab
             for body in change_of_heads(h, seed, tab):
-                self.request(session, "POST", UPDATE, body)
+                self.request(session, "POST", UPDATE, body, update=True)
 
 
 def slow_clients(port: int, n: int, until: float) -> int:
@@ -151,6 +156,7 @@ def main():
             master = d.gunicorn_pid()
             rss = [worker_rss_mib(master)]
 
+            load = [os.getloadavg()[0]]
             until = time.monotonic() + args.seconds
             c = Class(d.base, until)
             slow_result = []
@@ -165,6 +171,7 @@ def main():
                 rss.append(worker_rss_mib(master))
             for s in students + [slow]:
                 s.join()
+            load.append(os.getloadavg()[0])
             trainers = sum(rss_mib(p) for w in d.workers() for p in descendants(w))
         finally:
             d.stop()
@@ -173,6 +180,7 @@ def main():
     every = np.array([t for t, _ in c.latencies]) * 1e3
     print(f"{args.students} students and {args.slow} slow clients for {args.seconds} s against make serve "
           f"(nginx + gunicorn, 2 workers x 4 threads)")
+    print(f"  this machine's load average (other jobs included): {load[0]:.1f} at start, {load[1]:.1f} at the end")
     print(f"  requests: {len(every)}, errors: {len(c.errors)} {sorted(set(c.errors))[:5]}")
     print(f"  real updates: {len(real)}, p50 {np.percentile(real, 50):.1f} ms, p99 {np.percentile(real, 99):.1f} ms")
     print(f"  all requests (page loads, assets, 204s, training polls): p50 {np.percentile(every, 50):.1f} ms, "
