@@ -73,7 +73,8 @@ def main(argv=None) -> int:
     conf = run / "nginx.conf"
     conf.write_text((ROOT / "deploy/nginx.conf").read_text() % {
         "run": run, "host": args.host, "port": args.port, "app_port": app_port})
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: sys.exit(0))
     procs = []
     try:
         procs.append(launch([sys.executable, "-m"] + shlex.split(GUNICORN.format(port=app_port, module="app:server"))))
