@@ -68,15 +68,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     app_port = args.app_port or args.port + 1
 
-    run = Path(tempfile.mkdtemp(prefix="explorer-nginx-"))
-    run.chmod(0o755)  # nginx's workers run as nobody and keep their buffers here
-    conf = run / "nginx.conf"
-    conf.write_text((ROOT / "deploy/nginx.conf").read_text() % {
-        "run": run, "host": args.host, "port": args.port, "app_port": app_port})
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: sys.exit(0))
+    run = Path(tempfile.mkdtemp(prefix="explorer-nginx-"))
     procs = []
     try:
+        run.chmod(0o755)  # nginx's workers run as nobody and keep their buffers here
+        conf = run / "nginx.conf"
+        conf.write_text((ROOT / "deploy/nginx.conf").read_text() % {
+            "run": run, "host": args.host, "port": args.port, "app_port": app_port})
         procs.append(launch([sys.executable, "-m"] + shlex.split(GUNICORN.format(port=app_port, module="app:server"))))
         wait_for(f"http://127.0.0.1:{app_port}/healthz", procs[0])
         procs.append(launch([NGINX, "-p", str(run), "-e", "stderr", "-c", str(conf), "-g", "daemon off;"]))
