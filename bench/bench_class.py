@@ -105,6 +105,15 @@ class Class:
                 self.request(session, "POST", UPDATE, body, update=True)
 
 
+def cpu_seconds(pids) -> float:
+    """CPU time (user + system) the processes have used so far."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            total += sum(int(x) for x in f.read().rsplit(")", 1)[1].split()[11:13])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def slow_clients(port: int, n: int, until: float) -> int:
     """Hold n connections that trickle a byte every 5 s and never finish; returns how often the server dropped one."""
     def connect(k):
@@ -156,7 +165,7 @@ def main():
             master = d.gunicorn_pid()
             rss = [worker_rss_mib(master)]
 
-            load = [os.getloadavg()[0]]
+            load, cpu = [os.getloadavg()[0]], [cpu_seconds(d.processes()), time.process_time()]
             until = time.monotonic() + args.seconds
             c = Class(d.base, until)
             slow_result = []
@@ -172,6 +181,7 @@ def main():
             for s in students + [slow]:
                 s.join()
             load.append(os.getloadavg()[0])
+            cpu = [cpu_seconds(d.processes()) - cpu[0], time.process_time() - cpu[1]]
             trainers = sum(rss_mib(p) for w in d.workers() for p in descendants(w))
         finally:
             d.stop()
@@ -185,6 +195,8 @@ def main():
     print(f"  real updates: {len(real)}, p50 {np.percentile(real, 50):.1f} ms, p99 {np.percentile(real, 99):.1f} ms")
     print(f"  all requests (page loads, assets, 204s, training polls): p50 {np.percentile(every, 50):.1f} ms, "
           f"p99 {np.percentile(every, 99):.1f} ms")
+    print(f"  CPU used in those {args.seconds} s: the server (nginx, gunicorn, workers, trainers) {cpu[0]:.1f} s, "
+          f"this bench's clients {cpu[1]:.1f} s, of the machine's {os.cpu_count() * args.seconds} s")
     print(f"  slow connections dropped by the server and reopened: {slow_result[0] if slow_result else '?'}")
     print(f"  workers' RSS (both together) every 10 s: {' -> '.join(f'{m:.0f}' for m in rss)} MiB; "
           f"their trainer children and resource trackers {trainers:.0f} MiB")
