@@ -22,8 +22,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
-from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from deploy.serve import GUNICORN  # noqa: E402  (the class deployment's gunicorn, without nginx)
+from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from tests.dash_requests import body, example_body  # noqa: E402
 
 
