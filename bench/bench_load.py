@@ -1,6 +1,6 @@
 """A class at once: 30 clients posting updates for 30 s to gunicorn with 2 workers, with wrk.
 
-Measures the real app (README's shared-server command) and the floor app
+Measures the real app (the class deployment's gunicorn, without nginx) and the floor app
 (bench/floor_app.py, precomputed figures only) one after the other in the same
 run, plus the workers' memory before and after. Needs Debian's wrk.
 
