@@ -15,9 +15,10 @@ test: .venv/.dev system-deps
 test-fast: .venv/.dev
 	$(PY) -m pytest -m "not browser and not server"
 
-# A shared class server: see README, "Hosting for a class".
+# A shared class server, nginx in front of gunicorn: see README, "Hosting for a class".
 serve: .venv/.runtime
-	.venv/bin/gunicorn --workers 2 --threads 4 --preload --bind 0.0.0.0:$${PORT:-8050} app:server
+	@$(call apt_missing,/usr/sbin/nginx:nginx)
+	$(PY) deploy/serve.py
 
 # Figures for the README and the issue notes (wrk is Debian's).
 bench: .venv/.dev system-deps
@@ -28,6 +29,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
 	$(PY) bench/bench_class_mode_store.py
+	$(PY) bench/bench_class.py
 	$(PY) bench/bench_class_mode_store.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from multiprocessing import parent_process
 
 import dash_bootstrap_components as dbc
 import numpy as np
@@ -78,10 +77,8 @@ def layout() -> html.Section:
 
 
 def precompute_defaults() -> None:
-    """Train the first training seed at start-up (under gunicorn --preload, once for all workers).
-    A trainer child, which re-imports the main module (app.py) as spawn does, skips it."""
-    if parent_process() is None:
-        trainer.train_here(limits.TRAINING_SEEDS[0])
+    """Train the first training seed at start-up (under gunicorn --preload, once for all workers)."""
+    trainer.train_here(limits.TRAINING_SEEDS[0])
 
 
 @lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
