@@ -26,7 +26,6 @@ SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
-    "responsive": True,
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
