@@ -132,8 +132,10 @@ function writeParam(p, value) {
 // when Plotly has just drawn a figure of another height (a change of h adds or removes a row of heatmaps).
 // That resize finds the box already at the drawn size, yet relayouts the graph and fires a second
 // 'plotly_afterplot', some 150 ms and a busy main thread later. Skip a resize that cannot change
-// the drawing: a graph in a hidden tab (no box), or one whose box has the drawn size, to Plotly's own
-// 1 px (plotAutoSize). A box of any other size (the window, a phone turned, a tab shown) resizes as before.
+// the drawing: a graph in a hidden tab (no box), one whose box has the drawn size, to Plotly's own
+// 1 px (plotAutoSize), or one with no traces yet (a view's placeholder: its figure is on the way, and
+// layout.autosize draws it at the box's width). A box of any other size (the window, a phone turned,
+// a tab shown) resizes as before.
 document.addEventListener("DOMContentLoaded", () => {
   const resize = Plotly.Plots.resize;
   Plotly.Plots.resize = function (gd) {
@@ -143,7 +145,8 @@ document.addEventListener("DOMContentLoaded", () => {
       const hidden = gd.getClientRects().length === 0;
       const drawnSize = Math.abs(parseFloat(style.width) - full.width) <= 1
         && Math.abs(parseFloat(style.height) - full.height) <= 1;
-      if (hidden || drawnSize) return Promise.resolve(gd);
+      const placeholder = !gd.data || gd.data.length === 0;
+      if (hidden || drawnSize || placeholder) return Promise.resolve(gd);
     }
     return resize.apply(this, arguments);
   };

@@ -66,6 +66,7 @@ def head_label(i: int) -> str:
 
 def base_layout(display: Display = DESKTOP, **extra) -> dict:
     layout = {
+        "autosize": True,  # every draw takes the graph's width from its box, also the first after a hidden tab
         "font": {"family": _FONT_FAMILY, "size": display.font_size},
         "paper_bgcolor": _TRANSPARENT,
         "plot_bgcolor": _TRANSPARENT,
