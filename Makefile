@@ -19,7 +19,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_update.py
 	$(PY) bench/bench_load.py
-	$(PY) bench/bench_browser.py
+	$(PY) bench/bench_interactions.py
 	$(PY) bench/bench_training.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
