@@ -112,14 +112,25 @@ class Interaction(NamedTuple):
     floor: bool = False  # the floor app has the same control
 
 
-def choose(dropdown: str, label: str) -> Callable:
-    """Open a dropdown and pick the option labelled `label`."""
+def choose(control: str, label: str) -> Callable:
+    """Set a control to `label`: type it into a number box, click its radio button, or pick it in a dropdown."""
+    exactly = re.compile(f"^{re.escape(label)}$")
+
     def act(page, arm):
-        page.click(f"#{dropdown}")
-        option = page.locator(".dash-dropdown-option").filter(has_text=re.compile(f"^{re.escape(label)}$"))
-        option.first.wait_for()
-        arm()
-        option.first.click()
+        box = page.locator(f"#{control}")
+        if box.evaluate("e => e.tagName") == "INPUT":
+            box.fill(label)
+            arm()
+            box.press("Enter")
+        elif box.locator("input[type=radio]").count():
+            arm()
+            box.locator("label").filter(has_text=exactly).click()
+        else:
+            box.click()
+            option = page.locator(".dash-dropdown-option").filter(has_text=exactly).first
+            option.wait_for()
+            arm()
+            option.click()
     return act
 
 
