@@ -229,6 +229,8 @@ def seconds(ends: list[float]) -> str:
     return f"{statistics.median(ends):.2f} s ({min(ends):.2f}–{max(ends):.2f})"
 
 
+WEBGL_RENDERER = """() => { const gl = document.createElement('canvas').getContext('webgl');
+  return gl ? gl.getParameter(gl.getExtension('WEBGL_debug_renderer_info').UNMASKED_RENDERER_WEBGL) : 'none'; }"""
 TRANSFERRED = """() => performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
   .reduce((sum, e) => sum + e.transferSize, 0)"""
 
@@ -272,9 +274,7 @@ def main():
                 first, repeat = page_bytes(page, url)
                 print(f"{name:>5}: first load {first / 1e6:.2f} MB, repeat load {repeat / 1e3:.0f} kB transferred")
                 pages[name] = (page, Callbacks(page), url)
-            renderer = pages["app"][0].evaluate("""() => { const gl = document.createElement('canvas').getContext('webgl');
-                return gl ? gl.getParameter(gl.getExtension('WEBGL_debug_renderer_info').UNMASKED_RENDERER_WEBGL) : 'none'; }""")
-            print(f"WebGL: {renderer}; {args.repeats} repeats, median (min–max) of the last draw after the input\n")
+            print(f"WebGL: {pages['app'][0].evaluate(WEBGL_RENDERER)}; {args.repeats} repeats\n")
             print("answer: the server's last answer arrived; drawn: every graph has drawn (the last first draw);\n"
                   "last: the last draw. In s after the input, median (min–max) of the repeats.\n"
                   "app/floor: the app's last draw over the floor's drawn.\n")
