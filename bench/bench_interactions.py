@@ -96,10 +96,11 @@ STATE = """() => new Promise(resolve => requestAnimationFrame(() => {
   requestAnimationFrame(() => {
     const rec = window.drawRecorder;
     const answers = performance.getEntriesByType('resource').filter(e => e.name.includes('_dash-update-component')
-      && rec.start !== null && e.startTime >= rec.start).map(e => e.responseEnd - rec.start);
+      && rec.start !== null && e.startTime >= rec.start).map(e => e.responseStart - rec.start);
     const unplotted = [...document.querySelectorAll('.dash-graph')].filter(g => !g.querySelector('.js-plotly-plot'));
     resolve({now: performance.now(), start: rec.start, last: rec.last, calm: rec.last === before,
-             pending: rec.pending(), draws: rec.draws, answered: answers.length ? Math.max(...answers) : null,
+             pending: rec.pending(), draws: rec.draws, requests: answers.length,
+             answered: answers.length ? Math.max(...answers) : null,
              unplotted: unplotted.length});
   });
 }))"""
@@ -197,7 +198,7 @@ def settle(page, callbacks: Callbacks, need_start: bool = False, ready: Callable
 
 def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> dict:
     """Load the start state, let it settle, then time the interaction: {graph: [draw times in s]},
-    and under ANSWERED when the last callback's answer arrived, if one was asked."""
+    and under ANSWERED when the last callback's answer began to arrive (None if none was asked) and how many."""
     page.goto(url + "/" + interaction.start)
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
@@ -205,13 +206,13 @@ def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> 
     interaction.act(page, lambda: page.evaluate("window.drawRecorder.arm()"))
     state = settle(page, callbacks, need_start=True)
     draws = {graph: [t / 1000 for t in times] for graph, times in state["draws"].items()}
-    return {**draws, ANSWERED: state["answered"] and state["answered"] / 1000}
+    return {**draws, ANSWERED: (state["answered"] and state["answered"] / 1000, state["requests"])}
 
 
 def summary(runs: list[dict]) -> tuple[str, str, list[float], list[float]]:
     """'heatmaps 1, cube 1' (a range where the repeats differ); the median time the server's last
-    answer arrived; for each run the time every graph had drawn (the last of the graphs' first draws),
-    and the time of the last draw."""
+    answer began to arrive, with the number of callback requests; for each run the time every graph had drawn
+    (the last of the graphs' first draws), and the time of the last draw."""
     answers = [run.pop(ANSWERED) for run in runs]
     graphs = sorted({g for run in runs for g in run}, key=lambda g: min(min(run.get(g, [99])) for run in runs))
     counts = []
@@ -220,8 +221,9 @@ def summary(runs: list[dict]) -> tuple[str, str, list[float], list[float]]:
         counts.append(f"{g} {min(n)}" if min(n) == max(n) else f"{g} {min(n)}–{max(n)}")
     drawn = [max((times[0] for times in run.values()), default=float("nan")) for run in runs]
     ends = [max((times[-1] for times in run.values()), default=float("nan")) for run in runs]
-    answered = [a for a in answers if a is not None]
-    answer = f"{statistics.median(answered):.2f} s" if answered else "—"
+    answered = [a for a, _ in answers if a is not None]
+    requests = "–".join(sorted({str(n) for _, n in answers}))
+    answer = f"{statistics.median(answered):.2f} s ({requests})" if answered else "—"
     return ", ".join(counts) or "none", answer, drawn, ends
 
 
@@ -275,11 +277,11 @@ def main():
                 print(f"{name:>5}: first load {first / 1e6:.2f} MB, repeat load {repeat / 1e3:.0f} kB transferred")
                 pages[name] = (page, Callbacks(page), url)
             print(f"WebGL: {pages['app'][0].evaluate(WEBGL_RENDERER)}; {args.repeats} repeats\n")
-            print("answer: the server's last answer arrived; drawn: every graph has drawn (the last first draw);\n"
-                  "last: the last draw. In s after the input, median (min–max) of the repeats.\n"
-                  "app/floor: the app's last draw over the floor's drawn.\n")
-            print(f"{'interaction':<22} | {'app: draws per graph':<40} | {'answer':<6} | {'app: drawn':<17} | "
-                  f"{'app: last':<17} | {'floor: draws per graph':<22} | {'answer':<6} | {'floor: drawn':<17} | "
+            print("answer: the first byte of the server's last answer (callback requests); drawn: every graph\n"
+                  "has drawn (the last first draw); last: the last draw. In s after the input, median (min–max)\n"
+                  "of the repeats. app/floor: the app's last draw over the floor's drawn.\n")
+            print(f"{'interaction':<22} | {'app: draws per graph':<40} | {'answer':<11} | {'app: drawn':<17} | "
+                  f"{'app: last':<17} | {'floor: draws per graph':<22} | {'answer':<11} | {'floor: drawn':<17} | "
                   f"{'floor: last':<17} | app/floor")
             for interaction in chosen:
                 runs = {"app": [], "floor": []}
@@ -290,15 +292,15 @@ def main():
                         if args.verbose:
                             print(f"   {name}: " + ", ".join(f"{g} {times}" for g, times in runs[name][-1].items()))
                 counts, answer, drawn, ends = summary(runs["app"])
-                row = (f"{interaction.name:<22} | {counts:<40} | {answer:<6} | {seconds(drawn):<17} | "
+                row = (f"{interaction.name:<22} | {counts:<40} | {answer:<11} | {seconds(drawn):<17} | "
                        f"{seconds(ends):<17} | ")
                 if interaction.floor:
                     floor_counts, floor_answer, floor_drawn, floor_ends = summary(runs["floor"])
                     ratio = statistics.median(ends) / statistics.median(floor_drawn)
-                    row += (f"{floor_counts:<22} | {floor_answer:<6} | {seconds(floor_drawn):<17} | "
+                    row += (f"{floor_counts:<22} | {floor_answer:<11} | {seconds(floor_drawn):<17} | "
                             f"{seconds(floor_ends):<17} | {ratio:.2f}x")
                 else:
-                    row += f"{'—':<22} | {'—':<6} | {'—':<17} | {'—':<17} |"
+                    row += f"{'—':<22} | {'—':<11} | {'—':<17} | {'—':<17} |"
                 print(row, flush=True)
             browser.close()
     finally:
