@@ -88,8 +88,11 @@ def is_callback_request(body, callback_map) -> bool:
     inputs = [(x["id"], x["property"]) for x in spec["inputs"]]
     names = {f"{i}.{p}" for i, p in inputs}
     changed = body.get("changedPropIds", [])
+    outputs = ids(body.get("outputs") if multi else [body.get("outputs")])
     return (
-        ids(body.get("outputs") if multi else [body.get("outputs")])
+        outputs is not None
+        # an output that allows duplicates carries '@<hash>' after its property, as Dash names it
+        and [(i, p.split("@")[0] if isinstance(p, str) else p) for i, p in outputs]
         == [(o.component_id, o.component_property) for o in declared]
         and ids(body.get("inputs")) == inputs
         and ids(body.get("state", [])) == [(x["id"], x["property"]) for x in spec["state"]]

@@ -13,7 +13,8 @@ from bench.bench_interactions import RECORDER, STATE, Callbacks, choose
 
 pytestmark = pytest.mark.browser
 
-AFFECTED = ("blocks", "heatmaps", "cube")  # the worked example's figures that depend on h
+# the worked example's figures that depend on h (the tokens do not)
+AFFECTED = ("blocks", "forward", "bilinear-forms", "bilinear-logits", "heatmaps", "cube")
 # Each affected graph shows h heads: Q/K/V with h column blocks each, h heatmaps, h planes.
 SHOWS = """h => {
   const gd = id => document.querySelector(`#${id} .js-plotly-plot`);

@@ -294,3 +294,13 @@ def test_debug_is_off_unless_asked(monkeypatch):
     monkeypatch.setenv("PORT", "7000")
     app_module.main([])
     assert calls[-1]["port"] == 7000
+
+
+def test_every_request_the_page_sends_is_accepted():
+    """Outputs that allow duplicates (the outline Patches) carry '@<hash>' in their property: still this app's."""
+    from tests.dash_requests import change_of_heads, change_of_model, click_on_cell
+
+    app = create_app()
+    client = app.server.test_client()
+    for body in click_on_cell(app, 8, 3, 4, 5, 6) + change_of_heads(8, 3) + change_of_model():
+        assert post(client, body).status_code in (200, 204), body["output"][:80]
