@@ -53,7 +53,7 @@ def core_attention(h, seed):
 def test_page_loads_without_errors_or_other_hosts(page):
     open_view(page)
     wait_heads(page, "cube", "surface", 4)
-    page.wait_for_selector(".math-display svg", state="attached")  # the formulas are typeset
+    page.wait_for_selector(".math-display img.formula", state="attached")  # the formulas are typeset
     assert page.errors == []
     assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
     assert page.title() == "Multi-head attention explorer"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import re
 from functools import cache, lru_cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
@@ -24,11 +27,63 @@ def model(h: int, seed: int) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     return ex, core.multi_head_attention(*ex[:5], h)
 
 
+SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
+
+
 @cache
-def markdown(name: str) -> dcc.Markdown:
-    """A section of the seed's text. Its raw HTML is our own build output, never user input."""
+def markdown(name: str) -> html.Div:
+    """A section of the seed's text, as Dash components built once from our own build output (never user
+    input), so the browser needs no Markdown parser. Each formula is its typeset SVG as an image, its TeX
+    the alt text; headings sit one level below the page's h1."""
     text = (RENDERED / f"{name}.html").read_text(encoding="utf-8")
-    return dcc.Markdown(text, dangerously_allow_html=True, className="prose")
+    formulas = SVG.findall(text)
+    builder = _Builder([formula(svg) for svg in formulas])
+    builder.feed(SVG.sub(lambda m: f'<img data-formula="{formulas.index(m.group(0))}">', text))
+    return html.Div(builder.root, className="prose")
+
+
+def formula(svg: str) -> html.Img:
+    attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
+    lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
+    return html.Img(src="data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii"),
+                    alt=attrs["aria-label"].strip(), className="formula",
+                    style={"height": attrs["height"], "verticalAlign": lift})
+
+
+class _Builder(HTMLParser):
+    """HTML -> nested Dash html components: the tags marked writes (p, h1-h3, em, strong, ul, ...)."""
+
+    VOID = {"img", "br", "hr"}
+
+    def __init__(self, formulas: list):
+        super().__init__(convert_charrefs=True)
+        self.formulas, self.root, self.stack = formulas, [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self._add(self.formulas[int(attrs["data-formula"])])
+            return
+        tag = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5"}.get(tag, tag)
+        props = {"className": attrs["class"]} if "class" in attrs else {}
+        if "href" in attrs:
+            props["href"] = attrs["href"]
+        node = getattr(html, tag.capitalize())(children=[], **props)
+        self._add(node)
+        if tag not in self.VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if data.strip() or (self.stack and data):
+            self._add(data)
+
+    def _add(self, node):
+        (self.stack[-1].children if self.stack else self.root).append(node)
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> dcc.Graph:
