@@ -18,7 +18,7 @@ from .figures import Display
 
 SEEDS = range(100)
 TRAINING_SEEDS = range(10)
-SNAPSHOTS = range(training.STEPS // training.SNAPSHOT_EVERY + 1)  # slider positions: step = k * SNAPSHOT_EVERY
+TRAINING_STEPS = range(0, training.STEPS + 1, training.SNAPSHOT_EVERY)  # the steps with a snapshot: the slider's
 DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
 DEFAULT_PERM = " ".join(map(str, range(N_TOKENS)))
@@ -58,8 +58,9 @@ def training_seed(value) -> int:
     return member(value, TRAINING_SEEDS)
 
 
-def snapshot(k) -> int:
-    return member(k, SNAPSHOTS)
+def snapshot(step) -> int:
+    """The snapshot index of a training step the slider allows."""
+    return member(step, TRAINING_STEPS) // training.SNAPSHOT_EVERY
 
 
 def tab(value, expected: str) -> None:
@@ -96,18 +97,18 @@ def permutation(text) -> tuple[np.ndarray | None, str]:
 
 
 def url_param(key: str, component_id: str, default, *, choices=None, count: int | None = None,
-              words: int | None = None, flag: bool = False, tab: str | None = None) -> dict:
+              order: int | None = None, flag: bool = False, tab: str | None = None) -> dict:
     """One piece of state the URL holds (?key=value) and the rule the browser reads it by:
-    one of `choices`, an integer 0..count-1, at most `words` characters of words (commas in the URL),
-    or a flag ('1'). With `tab`, the URL holds it only while that tab is shown. The server checks
-    the value again when it reaches a callback."""
+    one of `choices`, an integer 0..count-1, an order of 0..order-1 (commas in the URL; a bad one is
+    never written and reads as the default), or a flag ('1'). With `tab`, the URL holds it only while
+    that tab is shown. The server checks the value again when it reaches a callback."""
     rule = {"choices": list(choices)} if choices is not None else {"count": count} if count is not None else \
-        {"words": words} if words is not None else {"flag": True}
+        {"order": order} if order is not None else {"flag": True}
     assert flag == ("flag" in rule), "a url_param takes one rule"
     return {"key": key, "id": component_id, "default": default, "rule": rule, "tab": tab}
 
 
 def client_config(ids: dict, url_params: list[dict]) -> dict:
     """Defaults, allowed values and ids for the browser (assets/clientside.js)."""
-    return {"heads": list(HEAD_CHOICES), "perm": DEFAULT_PERM, "snapshots": len(SNAPSHOTS),
+    return {"heads": list(HEAD_CHOICES), "perm": DEFAULT_PERM, "steps": {"every": TRAINING_STEPS.step, "last": TRAINING_STEPS[-1]},
             "narrowWidth": NARROW_WIDTH, "allHeads": ALL_HEADS, "ids": ids, "url": url_params}

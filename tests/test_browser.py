@@ -141,7 +141,7 @@ def test_learning_tab_trains_and_replays(page):
     wait_heads(page, "learn-attention", "heatmap", 2)
     notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
     assert "test MSE 0.354" in " ".join(page.evaluate(notes))
-    _, own, nxt, _ = learning.learned_attention(2, 0, 20)
+    _, own, nxt, _ = learning.learned_attention(2, 0, 20)  # snapshot 20 = step 400
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
 

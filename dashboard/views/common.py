@@ -35,7 +35,7 @@ SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 def markdown(name: str) -> html.Div:
     """A section of the seed's text, as Dash components built once from our own build output (never user
     input), so the browser needs no Markdown parser. Each formula is its typeset SVG as an image, its TeX
-    the alt text; headings sit one level below the page's h1."""
+    the alt text. The page's one h1 is the header's: a section's h1 becomes an h2."""
     text = (RENDERED / f"{name}.html").read_text(encoding="utf-8")
     formulas = SVG.findall(text)
     builder = _Builder([formula(svg) for svg in formulas])
@@ -65,7 +65,7 @@ class _Builder(HTMLParser):
         if tag == "img":
             self._add(self.formulas[int(attrs["data-formula"])])
             return
-        tag = {"h1": "h2", "h2": "h3", "h3": "h4", "h4": "h5"}.get(tag, tag)
+        tag = "h2" if tag == "h1" else tag
         props = {"className": attrs["class"]} if "class" in attrs else {}
         if "href" in attrs:
             props["href"] = attrs["href"]
