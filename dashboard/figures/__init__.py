@@ -31,7 +31,7 @@ GRAPH_CONFIG = {
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
-LECTURE_COLUMNS, LECTURE_PANEL_PX = 3, 480  # lecture mode: panels over 400 px wide on a 1920 px projector
+LECTURE_COLUMNS, LECTURE_PANEL_PX = 3, 520  # lecture mode: panels over 400 px wide on a 1920 px projector
 _FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
