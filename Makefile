@@ -1,12 +1,12 @@
 # `make run` starts the dashboard; `make test` runs every test, browser tests included.
 PY := .venv/bin/python
 
-.PHONY: run test serve bench assets system-deps
+.PHONY: run test serve bench assets system-deps node-tools
 
 run: .venv/.runtime
 	$(PY) app.py
 
-test: .venv/.dev system-deps
+test: .venv/.dev system-deps node-tools
 	$(PY) -m pytest
 
 # A shared class server: see README, "Hosting for a class".
@@ -21,6 +21,13 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
+	$(MAKE) node-tools
+	$(PY) bench/bench_lighthouse.py
+
+# axe-core (tests/test_a11y.py) and Lighthouse (bench/bench_lighthouse.py) from npm, pinned by the lock file.
+node-tools:
+	@[ -x /usr/bin/npm ] || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm)
+	cd tests/node && npm ci --no-audit --no-fund --ignore-scripts
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:

@@ -21,11 +21,13 @@ DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .
 def wait_drawn(page, tab):
     """Every graph of the tab drawn and described (polled: the CSP forbids wait_for_function strings)."""
     page.wait_for_selector(f"#section-{tab} .js-plotly-plot", state="attached", timeout=20000)
-    for _ in range(200):
+    for _ in range(400):
         if page.evaluate(DRAWN, f"section-{tab}"):
             return
         page.wait_for_timeout(100)
-    raise AssertionError(f"{tab}: figures not drawn")
+    state = page.evaluate(f"""() => Array.from(document.querySelectorAll('#section-{tab} .js-plotly-plot'))
+        .map(gd => [gd.parentElement.id, gd._fullData && gd._fullData.length, !!gd.querySelector('.figure-text')])""")
+    raise AssertionError(f"{tab}: figures not drawn: {state}")
 
 
 def violations(page) -> list[str]:

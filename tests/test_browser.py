@@ -41,9 +41,13 @@ def wait_heads(page, graph, kind, h):
         arg=[graph, kind, h], timeout=20000)
 
 
-def choose(page, dropdown_id, label):
-    page.click(f"#{dropdown_id}")
-    page.locator(".dash-dropdown-option", has_text=label).filter(has_text=label).first.click()
+def choose(page, control_id, label):
+    """Click a radio button group's option (h), or type into a number box (the seeds) and press Enter."""
+    if page.locator(f"#{control_id}").get_attribute("type") == "number":
+        page.fill(f"#{control_id}", label)
+        page.press(f"#{control_id}", "Enter")
+    else:
+        page.locator(f"#{control_id} label", has_text=label).click()
 
 
 def core_attention(h, seed):
@@ -123,13 +127,13 @@ def test_url_opens_that_state_and_back_works(page):
     wait_heads(page, "heatmaps", "heatmap", 2)
     heat = page.evaluate(TRACES, "heatmaps")
     np.testing.assert_allclose([t["z"] for t in heat], core_attention(2, 7), rtol=1e-6)
-    assert page.inner_text("#heads") .strip() == "2" and page.inner_text("#seed").strip() == "7"
+    assert page.locator("#heads input:checked").input_value() == "2" and page.input_value("#seed") == "7"
     choose(page, "heads", "8")
     wait_heads(page, "heatmaps", "heatmap", 8)
     assert "h=8" in page.url
     page.go_back()
     wait_heads(page, "heatmaps", "heatmap", 2)
-    assert page.inner_text("#heads").strip() == "2"
+    assert page.locator("#heads input:checked").input_value() == "2"
 
 
 def test_learning_tab_trains_and_replays(page):

@@ -35,7 +35,7 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
     row_px = 330 if display.lecture else 300
     # between rows, room for the step axis title below and the next panel's two-line title above
     layout = base_layout(display, height=row_px * rows, showlegend=False, annotations=[], shapes=[],
-                         margin={"l": 60, "r": 10, "t": 60, "b": 50})
+                         margin={"l": 60, "r": 25, "t": 60, "b": 50})  # r: room for the last tick, 400
     gap = 0.08 if rows == 1 else 0.16
     data = []
     for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=gap), hs)):
@@ -62,5 +62,5 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
             "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
     layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
                                   "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
-                                  "font": {"size": display.font_size - 2, "color": "#D55E00"}})
+                                  "font": {"size": display.font_size, "color": "#D55E00"}})
     return {"data": data, "layout": layout}

@@ -46,6 +46,8 @@ def markdown(name: str) -> html.Div:
 def formula(svg: str) -> html.Img:
     attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
     lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
+    # the TeX moves to the alt text; left in the SVG, its raw "&" would make the image invalid XML
+    svg = svg.replace(f' aria-label="{attrs["aria-label"]}"', "", 1)
     return html.Img(src="data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii"),
                     alt=attrs["aria-label"].strip(), className="formula",
                     style={"height": attrs["height"], "verticalAlign": lift})

@@ -30,7 +30,7 @@ def layout() -> dbc.Navbar:
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
                                   value=limits.DEFAULT_SEED, debounce=True, size="sm", className="seed-box"),
                     ],
-                    className="d-flex align-items-center gap-2", role="group", **{"aria-label": "example"},
+                    className="d-flex align-items-center flex-wrap gap-2", role="group", **{"aria-label": "example"},
                 ),
                 dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
                 dbc.RadioItems(
