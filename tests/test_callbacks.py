@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits

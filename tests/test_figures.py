@@ -102,7 +102,7 @@ def test_equivariance_figures_label_rows_by_token():
     assert titles == ["<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>", "<b>A⁽²⁾(X)</b>"]
     # with positional encodings the panels say what they show: X + E
     fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, with_positions=True)
-    assert [a["text"] for a in fig["layout"]["annotations"]][0] == "<b>A⁽²⁾(PX + E)</b>"
+    assert fig["layout"]["annotations"][0]["text"] == "<b>A⁽²⁾(PX + E)</b>"
     # on a phone, the two panels that must be equal share the first row
     fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, figures.Display(narrow=True))
     assert fig["layout"]["yaxis"]["domain"] == fig["layout"]["yaxis2"]["domain"]

@@ -27,7 +27,7 @@ def model(h: int, seed: int) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     return ex, core.multi_head_attention(*ex[:5], h)
 
 
-SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
 
@@ -56,7 +56,7 @@ def formula(svg: str) -> html.Img:
 class _Builder(HTMLParser):
     """HTML -> nested Dash html components: the tags marked writes (p, h1-h3, em, strong, ul, ...)."""
 
-    VOID = {"img", "br", "hr"}
+    VOID = frozenset({"img", "br", "hr"})
 
     def __init__(self, formulas: list):
         super().__init__(convert_charrefs=True)

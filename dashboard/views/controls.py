@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
-from dash import Input, Output, State, dcc, html
+from dash import Input, Output, State, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
