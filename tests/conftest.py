@@ -2,6 +2,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stdout.read() if proc.stdout else ''}")
+            raise RuntimeError(f"server exited: {server_log(proc)}")
         try:
             if requests.get(url, timeout=1).status_code < 500:
                 return
@@ -31,9 +32,18 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
     raise TimeoutError(url)
 
 
+def server_log(proc: subprocess.Popen) -> str:
+    proc.log.seek(0)
+    return proc.log.read()
+
+
 def start(cmd: list[str], url: str, env: dict | None = None) -> subprocess.Popen:
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    """The server's output goes to a file: an unread pipe fills after a few hundred request lines
+    and then blocks the server mid-test."""
+    log = tempfile.TemporaryFile("w+")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=log, stderr=subprocess.STDOUT,
+                            text=True)
+    proc.log = log
     try:
         wait_until_up(url, proc)
     except Exception:
