@@ -92,8 +92,10 @@
     document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
       if (gd.dataset.figureText || typeof gd.on !== "function") return;
       gd.dataset.figureText = "1";
-      gd.on("plotly_afterplot", () => update(gd));
-      update(gd);
+      // in the browser's idle time, one figure per task: the first paint and a click never wait for it
+      const later = () => requestIdleCallback(() => update(gd), { timeout: 2000 });
+      gd.on("plotly_afterplot", later);
+      later();
     });
   }
 

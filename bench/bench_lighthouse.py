@@ -45,7 +45,9 @@ def lighthouse(url: str) -> dict:
     out = subprocess.run(
         [str(LIGHTHOUSE), url, "--preset=desktop", "--throttling-method=provided", "--only-categories=performance",
          "--output=json", "--output-path=stdout", "--quiet", f"--chrome-flags={flags}"],
-        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, check=True, timeout=300)
+        env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=300)
+    if out.returncode:
+        raise RuntimeError(f"lighthouse failed: {out.stderr[-2000:]}")
     report = json.loads(out.stdout)
     audits = report["audits"]
     return {"lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
