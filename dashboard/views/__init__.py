@@ -5,7 +5,6 @@ A view module holds its tab's layout and its callbacks side by side (see views/e
 
 from __future__ import annotations
 
-import dash_bootstrap_components as dbc
 from dash import Input, Output, State, dcc, html
 
 from .. import limits
@@ -39,8 +38,7 @@ def make_layout() -> html.Div:
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
-            dbc.Container([model.layout()] + [view.layout() for view in VIEWS], fluid="xxl", className="py-3",
-                          id="main"),
+            html.Main([model.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3", id="main"),
         ]
     )
 
