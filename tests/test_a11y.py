@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.limits import TABS
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -19,15 +20,8 @@ DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .
 
 
 def wait_drawn(page, tab):
-    """Every graph of the tab drawn and described (polled: the CSP forbids wait_for_function strings)."""
-    page.wait_for_selector(f"#section-{tab} .js-plotly-plot", state="attached", timeout=20000)
-    for _ in range(400):
-        if page.evaluate(DRAWN, f"section-{tab}"):
-            return
-        page.wait_for_timeout(100)
-    state = page.evaluate(f"""() => Array.from(document.querySelectorAll('#section-{tab} .js-plotly-plot'))
-        .map(gd => [gd.parentElement.id, gd._fullData && gd._fullData.length, !!gd.querySelector('.figure-text')])""")
-    raise AssertionError(f"{tab}: figures not drawn: {state}")
+    """Every graph of the tab drawn and described."""
+    wait_until(page, DRAWN, f"section-{tab}", timeout=40)
 
 
 def violations(page) -> list[str]:

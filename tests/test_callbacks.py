@@ -31,13 +31,13 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens(7, 4, "example")
+    tokens = example.update_tokens(7, 4, "example", False)
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens(bad, 4, "example")
+            example.update_tokens(bad, 4, "example", False)
     with pytest.raises(PreventUpdate):
-        example.update_tokens(7, 4, "mixing")
+        example.update_tokens(7, 4, "mixing", False)
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():

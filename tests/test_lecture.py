@@ -30,18 +30,12 @@ def measure(browser, app_url, tab, lecture):
     page = context.new_page()
     page.goto(f"{app_url}/?tab={tab}&h=8{'&lecture=1' if lecture else ''}")
     wait_drawn(page, tab)
-    page.wait_for_timeout(300)  # the responsive resize after the first draw
     result = page.evaluate(MEASURE, f"section-{tab}")
     context.close()
     return result
 
 
-# The token plot (views/example.py) and the single-head heatmap (views/mixing.py) are drawn without the
-# display store, so they keep desktop fonts; threading `display` through those two views fixes them.
-NOT_YET = pytest.mark.xfail(reason="token plot / single-head heatmap ignore the display store", strict=True)
-
-
-@pytest.mark.parametrize("tab", [pytest.param(t, marks=NOT_YET) if t in ("example", "mixing") else t for t in TABS])
+@pytest.mark.parametrize("tab", TABS)
 def test_lecture_mode_is_readable_from_the_back(browser, app_url, tab):
     normal, lecture = measure(browser, app_url, tab, False), measure(browser, app_url, tab, True)
     small = [(text, size) for text, size in lecture["texts"] if size < 16]
