@@ -20,6 +20,7 @@ def cube_layout() -> dict:
     # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
     hidden_axis = {"showbackground": False, "showspikes": False, "color": MID_GREY}
     return base_layout(
+        Display(lecture=True),  # one layout for every display, so that it never changes: 16 px text
         height=520,
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
         showlegend=False,
