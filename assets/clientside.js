@@ -4,8 +4,10 @@
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   explorer: {
     // One section visible at a time; the others stay mounted so their figures and cameras persist.
+    // The model bar shows on the tabs it drives (config.modelTabs).
     showTab: function (tab, config) {
-      return dash_clientside.callback_context.outputs_list.map((o) => o.id !== config.ids.section + tab);
+      return dash_clientside.callback_context.outputs_list.map((o) =>
+        o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
     },
 
     // How figures are drawn: a phone-width page puts fewer panels in a row (turning the phone updates it),

@@ -9,7 +9,7 @@ from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from ..wiring import clientside_callback
 from . import controls, equivariance, example, learning, mixing, model
 
@@ -25,10 +25,17 @@ URL_PARAMS = [
 
 
 def config() -> dict:
-    ids = {"url": URL, "display": DISPLAY, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
+    ids = {"url": URL, "display": DISPLAY, "modelBar": model.MODEL_BAR, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
-    return limits.client_config(ids, URL_PARAMS)
+    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS)}
+
+
+# One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
+# figures and cameras persist.
+clientside_callback("showTab", Output(model.MODEL_BAR, "hidden"),
+                    *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
+                    State(CONFIG, "data"))
 
 
 def make_layout() -> html.Div:

@@ -7,7 +7,7 @@ from dash import Input, Output, State, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL
 from ..wiring import clientside_callback
 
 
@@ -53,6 +53,3 @@ def layout() -> dbc.Navbar:
 clientside_callback("display", Output(DISPLAY, "data"), Input(URL, "pathname"), Input(LECTURE, "value"),
                     State(CONFIG, "data"))
 
-# One section visible at a time; the others stay mounted so their figures and cameras persist.
-clientside_callback("showTab", *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
-                    State(CONFIG, "data"))

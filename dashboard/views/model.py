@@ -18,6 +18,7 @@ from .common import model
 MODEL = (Input(HEADS, "value"), Input(SEED, "value"), Input(SIZE, "value"), Input(SCALE, "value"),
          Input(TAU, "value"))
 MODEL_BAR = "model-bar"
+TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
