@@ -4,16 +4,8 @@
 import numpy as np
 import pytest
 
-from dashboard.attention import (
-    HEAD_CHOICES,
-    bilinear_forms,
-    cell_path,
-    feature_mixing,
-    head_contributions,
-    multi_head_attention,
-    numerical_rank,
-    worked_example,
-)
+from dashboard.attention import HEAD_CHOICES, bilinear_forms, multi_head_attention, numerical_rank, worked_example
+from dashboard.explain import cell_path, feature_mixing, head_contributions
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 
 
@@ -129,7 +121,7 @@ def test_four_tokens_a_cluster_is_the_seeds_example():
 
 
 def test_head_summaries_against_a_row_by_row_count():
-    from dashboard.attention import head_summaries
+    from dashboard.explain import head_summaries
 
     X, *W = seed_worked_example(8)
     _, A = seed_multi_head_attention(X, *W, 4)

@@ -12,6 +12,7 @@ import numpy as np
 from dash import Input, Output, html
 
 from .. import attention as core
+from .. import explain
 from .. import figures, limits
 from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
 from ..wiring import callback
@@ -57,7 +58,7 @@ def update_drilldown(h, seed, size, scale, tau, head, query, key, tab):
         return html.P(message, className="text-danger small", role="alert")
     ex, result = model(s)
     i, r, j = selected
-    return explanation(core.cell_path(ex.X, result, i, r, j), i, r, j)
+    return explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
 
 
 def bar(value: float, largest: float, signed: bool = True) -> html.Div:
@@ -70,7 +71,7 @@ def bar(value: float, largest: float, signed: bool = True) -> html.Div:
                     className="bar-track" + (" signed" if signed else ""), **{"aria-hidden": "true"})
 
 
-def explanation(path: core.CellPath, i: int, r: int, j: int) -> html.Div:
+def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
     """The drill-down as tables a screen reader reads as they stand; the bars only repeat the numbers."""
     head, A = figures.head_label(i), path.weights
     d_k = len(path.q)

@@ -9,6 +9,7 @@ import numpy as np
 from dash import Input, Output, html
 
 from .. import attention as core
+from .. import explain
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
@@ -28,7 +29,7 @@ def layout() -> html.Div:
 @lru_cache(maxsize=SETTINGS_CACHED)
 def forward_view(s: limits.Setting, display: Display) -> tuple[dict, str]:
     ex, r = model(s)
-    parts = core.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output
+    parts = explain.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output
     sizes = np.linalg.norm(parts, axis=(1, 2))  # (h,)
     return fig.forward_figure(r.V, r.concat, ex.W_O, r.output, display), forward_text(s.h, sizes)
 

@@ -7,9 +7,9 @@ from functools import lru_cache
 from dash import Input, Output, html
 
 from .. import attention as core
-from .. import limits
+from .. import explain, limits
 from ..figures import Display
-from ..figures import explain
+from ..figures import explain as explain_figures
 from ..figures import mixing as fig
 from ..ids import DISPLAY, SEL_QUERY, TAB, section_id
 from ..wiring import callback
@@ -44,7 +44,7 @@ def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
 @lru_cache(maxsize=SETTINGS_CACHED)
 def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> dict:
     r = model(s)[1]
-    return explain.feature_mixing_figure(core.feature_mixing(r, query), query, r.V.shape[-1], display)
+    return explain_figures.feature_mixing_figure(explain.feature_mixing(r, query), query, r.V.shape[-1], display)
 
 
 @callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"),

@@ -8,6 +8,7 @@ import numpy as np
 from dash import Input, Output, html
 
 from .. import attention as core
+from .. import explain
 from .. import limits
 from ..ids import TAB
 from ..wiring import callback
@@ -26,10 +27,10 @@ def update_summary(h, seed, size, scale, tau, tab):
     limits.tab(tab, "example")
     s = limits.setting(h, seed, size, scale, tau)
     ex, r = model(s)
-    return summary_table(core.head_summaries(r.A, ex.cluster), s.n)
+    return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 
 
-def reading(summary: core.HeadSummary, n: int) -> str:
+def reading(summary: explain.HeadSummary, n: int) -> str:
     """One line on the table: the sharpest head, and which heads favour their own cluster."""
     sharpest = int(np.argmin(summary.entropy))
     uniform_own = 1 / core.N_CLUSTERS
@@ -41,7 +42,7 @@ def reading(summary: core.HeadSummary, n: int) -> str:
             f"log₂ {n} = {np.log2(n):.2f} for uniform attention); {own}.")
 
 
-def summary_table(summary: core.HeadSummary, n: int) -> dbc.Table:
+def summary_table(summary: explain.HeadSummary, n: int) -> dbc.Table:
     rows = [html.Tr([html.Th(f"head {i + 1}", scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{m:.3f}"),
                      html.Td(f"{o:.2f}")])
             for i, (e, m, o) in enumerate(zip(summary.entropy, summary.largest, summary.own_cluster))]
