@@ -21,6 +21,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
+	$(PY) bench/bench_class_mode_store.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:
@@ -36,8 +37,11 @@ assets:
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@ .venv/.runtime
 
-# Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test.
+# Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
+# PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code.
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/sbin/nginx ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver nginx; \
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/sbin/nginx ] \
+		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ ! -x /usr/bin/zbarimg ]; then \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver nginx \
+			postgresql zbar-tools; \
 	fi

@@ -1,0 +1,53 @@
+"""A throwaway PostgreSQL server from Debian's packages, on a free port of 127.0.0.1.
+
+initdb makes a cluster in a temporary folder, pg_ctl starts it and stops it at the end, and the
+folder is removed. PostgreSQL refuses to run as root, so as root the server runs as the
+`postgres` user that Debian's package creates.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.conftest import free_port
+
+
+def pg_bin() -> Path:
+    """The newest PostgreSQL that Debian's packages installed (15 on bookworm)."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+    if not versions:
+        raise RuntimeError("PostgreSQL is not installed: run `make system-deps` (Debian's postgresql)")
+    return versions[-1].parent
+
+
+def _run(args: list[str], user: str | None) -> None:
+    cmd = ["runuser", "-u", user, "--"] + args if user else args
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+
+
+@contextmanager
+def postgres_server(fsync: bool = True):
+    """Yields the URL of a new server's `postgres` database (user postgres, trusted on loopback)."""
+    user = "postgres" if os.geteuid() == 0 else None
+    pg = pg_bin()
+    folder = Path(tempfile.mkdtemp(prefix="explorer-pg-"))
+    data = folder / "data"
+    if user:
+        shutil.chown(folder, user)
+    port = free_port()
+    options = f"-h 127.0.0.1 -p {port} -k {folder} -c max_connections=300" + ("" if fsync else " -c fsync=off")
+    try:
+        _run([str(pg / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"], user)
+        _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
+              "start"], user)
+        try:
+            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        finally:
+            _run([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
