@@ -12,7 +12,7 @@ from .. import limits
 from ..attention import HEAD_CHOICES
 from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL
 from ..wiring import clientside_callback
-from . import controls, equivariance, example, learning, mixing, model
+from . import classroom, controls, equivariance, example, learning, mixing, model, student
 
 VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
 URL_PARAMS = [
@@ -29,7 +29,7 @@ def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
-    return limits.client_config(ids, URL_PARAMS)
+    return dict(limits.client_config(ids, URL_PARAMS), classMode=classroom.client_config())
 
 
 def make_layout() -> html.Div:
@@ -41,6 +41,8 @@ def make_layout() -> html.Div:
             controls.layout(),
             dbc.Container([model.layout()] + [view.layout() for view in VIEWS], fluid="xxl", className="py-3",
                           id="main"),
+            html.Div(dbc.Container([classroom.layout(), student.layout()], fluid="xxl", className="py-3"),
+                     id=classroom.SECTION, hidden=True),
         ]
     )
 
