@@ -117,21 +117,19 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       const code = inClass ? path.slice(root.length + 1).split("/")[0] : "";
       const given = new URLSearchParams((hash || "").slice(1)).get("control");
       let stored = dash_clientside.no_update;
-      if (given && code) {
-        control = stored = { code: code, token: given };
-        history.replaceState(history.state, "", path + window.location.search);
-      }
+      if (given && code) control = stored = { code: code, token: given };
       const token = control && control.code === code ? control.token : null;
       const mode = !inClass ? "off" : !code ? "start" : token ? "lecturer" : "student";
       const page = { mode: mode, code: code, token: token, origin: window.location.origin };
-      document.documentElement.classList.toggle("class-mode", inClass);  // hides the dashboard (app.css)
-      return [page, stored, !inClass, mode !== "start", mode !== "lecturer", mode !== "student"];
+      document.documentElement.classList.toggle("class-mode", inClass);  // hides the dashboard (class.css)
+      const cleared = given ? "" : dash_clientside.no_update;  // dcc.Location then drops it from the address bar
+      return [page, stored, cleared, !inClass, mode !== "start", mode !== "lecturer", mode !== "student"];
     },
 
     // The join link and code for the projector; the control link only in the lecturer's own box.
-    classLinks: function (page) {
+    classLinks: function (page, config) {
       if (!page || page.mode !== "lecturer") return ["", "", ""];
-      const join = page.origin + window.location.pathname;
+      const join = page.origin + config.classMode.path + "/" + page.code;
       return [join, page.code, join + "#control=" + page.token];
     },
 

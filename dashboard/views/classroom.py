@@ -328,7 +328,7 @@ def export(clicks, page):
 
 
 # Which page a /class address shows, and the control token from the fragment into this tab's sessionStorage.
-clientside_callback("classPage", Output(PAGE, "data"), Output(CONTROL, "data"),
+clientside_callback("classPage", Output(PAGE, "data"), Output(CONTROL, "data"), Output(URL, "hash"),
                     Output(SECTION, "hidden"), Output(START_SECTION, "hidden"), Output(LECTURER, "hidden"),
                     Output(STUDENT, "hidden"), Input(URL, "pathname"), Input(URL, "hash"),
                     Input(CONTROL, "data"), State(CONFIG, "data"))
