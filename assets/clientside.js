@@ -156,7 +156,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
       if (fromUrl) {
         const q = new URLSearchParams(search || "");
-        return [no].concat(params.map((p) => readParam(q, p)));
+        // A class-mode page (/class…) shows no tab: the hidden dashboard's views then draw nothing.
+        const inClass = window.location.pathname.startsWith(config.classMode.path);
+        return [no].concat(params.map((p) => (inClass && p.key === "tab" ? null : readParam(q, p))));
       }
       const value = (key) => args[params.findIndex((p) => p.key === key)];
       const q = new URLSearchParams();
