@@ -22,6 +22,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
 	$(PY) bench/bench_class_mode_store.py
+	$(PY) bench/bench_class_mode.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:

@@ -1,14 +1,15 @@
 """Class mode under a class, over HTTP: one session on this machine, the app under gunicorn as README's
 shared-server command starts it (2 workers x 4 threads), on SQLite and on PostgreSQL.
 
-200 students join in the first 2 s: each loads /class/CODE and posts what a real browser posts when
-that page opens (recorded once from headless Chromium: the student's first poll and the hidden dashboard's
-initial callbacks). Each then polls every 2 s as the page's dcc.Interval does, sending back what the last
-poll returned (an unchanged poll is a 204), answers once within 10 s (one in five changes it once), and
-polls until it sees the reveal. The lecturer's page polls the live count every 2 s and reveals once all 200
-are in. Latency is from sending a request to its whole response; "late" is how far the client's own
-schedule slipped (the clients share the machine's 2 cores with the server). PostgreSQL is a throwaway
-Debian server (tests/pg.py), fsync on.
+200 students join in 10 s, before the question: each loads /class/CODE and posts what a real browser
+posts when that page opens (recorded once from headless Chromium: the student's first poll and the hidden
+dashboard's opening callbacks). Each then polls every 2 s as the page's dcc.Interval does, sending back
+what the last poll returned (an unchanged poll is a 204). Then the lecturer poses the question; each
+student answers it within 10 s, once its page shows it (one in five changes the answer once), and polls
+until it sees the reveal. The lecturer's page polls the live count every 2 s and reveals once all 200 are
+in. Latency is from sending a request to its whole response; "late" is how far the client's own schedule
+slipped (the clients share the machine's 2 cores with the server). PostgreSQL is a throwaway Debian
+server (tests/pg.py), fsync on.
 
 Run: python bench/bench_class_mode.py
 """
@@ -30,16 +31,16 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_load import GUNICORN  # noqa: E402
-from dashboard import create_app  # noqa: E402
-from dashboard.views import classroom, student  # noqa: E402
-from tests.class_requests import DISPATCH, Bodies, post  # noqa: E402
-from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
-from tests.pg import postgres_server  # noqa: E402
+from bench.bench_load import GUNICORN
+from dashboard import create_app
+from dashboard.views import classroom, student
+from tests.class_requests import DISPATCH, Bodies, post
+from tests.conftest import free_port, stop, wait_until_up
+from tests.pg import postgres_server
 
 STUDENTS = 200
 CLIENT_PROCESSES, CLIENT_THREADS = 2, 24
-JOIN_WITHIN, ANSWER_WITHIN = 2.0, 10.0
+JOIN_WITHIN, ANSWER_WITHIN = 10.0, 10.0
 POLL_EVERY = classroom.POLL_MS / 1000
 GIVE_UP = 40.0
 BODIES: Bodies | None = None  # set before the client processes fork: they build their bodies with it
@@ -70,18 +71,19 @@ def browser_join_bodies(base: str) -> list[dict]:
     return [b for b in bodies if not b["output"].startswith(f"..{student.SEEN}.")]
 
 
-def students(base: str, join: list[dict], code: str, question: str, ids: list[str], t0: float, seed: int) -> dict:
-    """One client process: its students' requests, each at its time, on CLIENT_THREADS threads."""
+def students(base: str, join: list[dict], code: str, ids: list[str], t_join: float, t0: float, seed: int) -> dict:
+    """One client process: its students' requests, each at its time, on CLIENT_THREADS threads. They join
+    from t_join on; the question is posed at t0."""
     bodies = BODIES
     rng = random.Random(seed)
     lock = threading.Lock()
     out = {"join": [], "join_calls": [], "answer": [], "poll": [], "late": [], "errors": Counter(), "sent": {},
            "saw": {}}
-    seen = {}
+    seen, asked = {}, {}
     events = []  # (when, order, student, action): "join", "poll", or ("answer", value, a later change or None)
     for i, sid in enumerate(ids):
-        heappush(events, (t0 + rng.uniform(0, JOIN_WITHIN), i, sid, "join"))
-        answer_at = t0 + rng.uniform(JOIN_WITHIN, ANSWER_WITHIN)
+        heappush(events, (t_join + rng.uniform(0, JOIN_WITHIN), i, sid, "join"))
+        answer_at = t0 + rng.uniform(1, ANSWER_WITHIN)
         change = rng.uniform(answer_at, t0 + ANSWER_WITHIN) if rng.random() < 0.2 else None
         heappush(events, (answer_at, i, sid, ("answer", rng.randrange(12), change)))
     order, in_flight = len(ids), 0
@@ -90,7 +92,7 @@ def students(base: str, join: list[dict], code: str, question: str, ids: list[st
         sent = time.time()
         try:
             status, response = post(requests, body, base)
-        except Exception as e:  # a refused or dropped connection is an error, as is any 4xx or 5xx
+        except requests.RequestException as e:  # a refused or dropped connection is an error, as any 4xx or 5xx
             out["errors"][f"{kind}: {type(e).__name__}"] += 1
             return 0, None
         out[kind].append(time.time() - sent)
@@ -111,16 +113,20 @@ def students(base: str, join: list[dict], code: str, question: str, ids: list[st
                 for body in join:
                     timed("join_calls", body)
                 out["join"].append(time.time() - sent)
-            status, view = timed("poll", bodies.poll(code, sid, seen.get(sid)))
+            _, view = timed("poll", bodies.poll(code, sid, seen.get(sid)))
             if view:
-                seen[sid] = view[student.SEEN]["data"]
-                if seen[sid][1]:  # revealed
+                seen[sid] = view[student.SEEN]["data"]  # ["waiting"], or [question id, revealed, own answer]
+                if view[student.ASKED]["data"]:
+                    asked[sid] = view[student.ASKED]["data"]["id"]
+                if len(seen[sid]) == 3 and seen[sid][1]:
                     out["saw"][sid] = view[student.S_RESULT]["children"]
             if sid not in out["saw"] and when < t0 + GIVE_UP:
                 later.append((when + POLL_EVERY, sid, "poll"))
+        elif sid not in asked:  # this student's page has not shown the question yet
+            later.append((time.time() + 0.5, sid, action))
         else:
             _, value, change = action
-            status, reply = timed("answer", bodies.answer(code, sid, question, value))
+            _, reply = timed("answer", bodies.answer(code, sid, asked[sid], value))
             if reply and reply[student.S_FEEDBACK]["children"].startswith("Answer sent"):
                 out["sent"][sid] = value
             elif reply:
@@ -162,17 +168,18 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
         lecturer = requests  # a new connection a request: gunicorn closes idle ones after 2 s, as often as the polls
         control = post(lecturer, bodies.start(), base)[1][classroom.CONTROL]["data"]
         code, token = control["code"], control["token"]
-        posed = post(lecturer, bodies.pose(code, token, kind="key", h=4, seed=7, head=2, query=5), base)[1]
-        question = posed[classroom.QUESTION]["data"]["id"]
         truth = classroom.question("key", 4, 7, 2, 5, 0, 0)[0]["truth"]
         ids = [f"{random.getrandbits(128):032x}" for _ in range(STUDENTS)]
         share = STUDENTS // CLIENT_PROCESSES
-        t0 = time.time() + 2.0  # the client processes start meanwhile
+        t_join = time.time() + 2.0  # the client processes start meanwhile
+        t0 = t_join + JOIN_WITHIN + 1  # everyone is in: the lecturer poses the question
         counts, errors = [], Counter()
         with ProcessPoolExecutor(CLIENT_PROCESSES) as pool:
-            futures = [pool.submit(students, base, join, code, question, ids[k * share:(k + 1) * share], t0, k)
+            futures = [pool.submit(students, base, join, code, ids[k * share:(k + 1) * share], t_join, t0, k)
                        for k in range(CLIENT_PROCESSES)]
             time.sleep(max(0.0, t0 - time.time()))
+            posed = post(lecturer, bodies.pose(code, token, kind="key", h=4, seed=7, head=2, query=5), base)[1]
+            question = posed[classroom.QUESTION]["data"]["id"]
             while time.time() < t0 + GIVE_UP:  # the lecturer's projector
                 sent = time.time()
                 status, out = post(lecturer, bodies.count(code, question), base)
@@ -203,7 +210,8 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
           f"each counted once with its last value, total {sum(bars.values())} = {len(sent)} sent: "
           f"{'yes' if exact else 'NO'}; every student saw own answer and the truth after the reveal: "
           f"{'yes' if own and len(saw) == STUDENTS else 'NO'}")
-    print(f"  joins (page + {len(join)} callbacks, {len(joins)}): p50 {p(joins, 0.5):.0f} ms, p99 {p(joins, 0.99):.0f} ms")
+    print(f"  joins (page + {len(join)} callbacks, {len(joins)}): p50 {p(joins, 0.5):.0f} ms, "
+          f"p99 {p(joins, 0.99):.0f} ms")
     print(f"  answer posts: p50 {p(answers, 0.5):.1f} ms, p99 {p(answers, 0.99):.1f} ms, max {p(answers, 1):.1f} ms")
     print(f"  student polls ({len(polls)}): p50 {p(polls, 0.5):.1f} ms, p99 {p(polls, 0.99):.1f} ms, "
           f"max {p(polls, 1):.1f} ms")

@@ -59,7 +59,7 @@ def test_a_killed_worker_loses_no_answer(bodies, database_env):
                     assert time.monotonic() < deadline, "gunicorn started no new worker"
                     time.sleep(0.1)
             sent[f"{k:032x}"] = k % 12
-            status, out = post(http, bodies.answer(code, f"{k:032x}", qid, k % 12), base)
+            _, out = post(http, bodies.answer(code, f"{k:032x}", qid, k % 12), base)
             assert out[student.S_FEEDBACK]["children"] == "Answer sent. You can change it until the reveal."
         for sid in list(sent)[:20]:  # the first 20, some answered in the killed worker, are still there
             view = post(http, bodies.poll(code, sid), base)[1]

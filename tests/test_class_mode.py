@@ -72,7 +72,7 @@ SENT = "Answer sent. You can change it until the reveal."
 
 def test_a_lecture_from_start_to_end(client, b):
     code, token = start(client, b)
-    status, out = post(client, b.open(code, token))
+    _, out = post(client, b.open(code, token))
     assert out[classroom.QR]["src"].startswith("data:image/svg+xml") and out[classroom.STATUS]["children"] == \
         "Pose the first question."
     qid, out = pose(client, b, code, token, kind="key", h=4, seed=3, head=2, query=5)
@@ -80,7 +80,7 @@ def test_a_lecture_from_start_to_end(client, b):
     truth = int(A[1, 5].argmax())
     assert out[classroom.PROMPT]["children"] == "In head 2, which key will query 5 attend to most?"
 
-    status, view = post(client, b.poll(code, STUDENTS[0]))
+    _, view = post(client, b.poll(code, STUDENTS[0]))
     assert view[student.S_PROMPT]["children"] == out[classroom.PROMPT]["children"]
     assert [o["value"] for o in view[student.CHOICES]["options"]] == list(range(12))
     assert "answer" not in json.dumps(view[student.S_RESULT]).lower()
@@ -92,16 +92,16 @@ def test_a_lecture_from_start_to_end(client, b):
         assert answer(client, b, code, sid, qid, k) == SENT
     assert answer(client, b, code, STUDENTS[2], qid, truth) == SENT  # a change, counted once
     assert post(client, b.count(code, qid))[1][classroom.COUNT]["children"] == "4 answers so far"
-    status, view = post(client, b.poll(code, STUDENTS[2], seen=seen))
+    _, view = post(client, b.poll(code, STUDENTS[2], seen=seen))
     assert view[student.S_RESULT]["children"] == f"Your answer so far: key {truth}. You can change it."
 
-    status, out = post(client, b.reveal(code, token, qid))
+    _, out = post(client, b.reveal(code, token, qid))
     results = json.dumps(out[classroom.RESULTS]["children"])
     assert f"4 answers. The answer: key {truth}, chosen by 4 of 4." in results
     assert f"Why: the weight of key {truth} for query 5 in head 2" in results  # the drill-down of that cell
-    status, view = post(client, b.poll(code, STUDENTS[0], seen=seen))
+    _, view = post(client, b.poll(code, STUDENTS[0], seen=seen))
     assert view[student.S_RESULT]["children"] == f"Your answer: key {truth}. The answer: key {truth}. Well predicted!"
-    status, view = post(client, b.poll(code, STUDENTS[4]))
+    _, view = post(client, b.poll(code, STUDENTS[4]))
     assert view[student.S_RESULT]["children"] == f"You did not answer. The answer: key {truth}."
 
     _, out = post(client, b.export(code, token))

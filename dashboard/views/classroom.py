@@ -19,7 +19,7 @@ from dash.exceptions import PreventUpdate
 from flask import request
 
 from .. import attention as core
-from .. import limits, trainer, training
+from .. import figures, limits, trainer, training
 from ..figures import learning as learning_fig
 from ..ids import CONFIG, URL
 from ..qr import join_qr
@@ -107,7 +107,7 @@ def layout() -> html.Div:
         html.H2(id=PROMPT, className="h4"),
         html.P(id=COUNT, className="class-count", **{"aria-live": "polite"}),
         html.Div(id=RESULTS, **{"aria-live": "polite"}),
-        graph(FIGURE, className="mb-3"),
+        graph(FIGURE, className="mb-3 class-figure"),
         dcc.Store(id=QUESTION),
         dcc.Interval(id=POLL, interval=POLL_MS, disabled=True),
         dcc.Download(id=DOWNLOAD),
@@ -117,6 +117,7 @@ def layout() -> html.Div:
         html.P("Ask the room a question about the example on the projector: every student answers on a phone "
                "or laptop, with no name and no account, then the class's answers appear beside the truth."),
         dbc.Button("start a session", id=START, color="primary"),
+        html.A("back to the explorer", href="/", className="ms-3"),
         html.P(id=START_STATUS, className="small mt-2", role="status"),
     ], id=START_SECTION, hidden=True)
     return html.Div([dcc.Store(id=PAGE), dcc.Store(id=CONTROL, storage_type="session"), start, lecturer])
@@ -147,7 +148,7 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
             return {**common, "kind": "key", "n": s.n, "truth": int(A[i, r].argmax()),
                     "prompt": f"In head {i + 1}, which key will query {r} attend to most?"}, ""
         return {**common, "kind": "amount", "key": j, "truth": float(A[i, r, j]),
-                "prompt": f"How large is A({i + 1})[{r}, {j}], the weight query {r} gives key {j} in head "
+                "prompt": f"How large is {figures.head_label(i)}[{r}, {j}], the weight query {r} gives key {j} in head "
                           f"{i + 1}? (0 to 1)"}, ""
     seed = limits.training_seed(train_seed)
     runs = trainer.training_runs(seed, wait=False)

@@ -50,7 +50,7 @@ def layout() -> html.Div:
                  id=AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
         html.P(id=S_FEEDBACK, className="small", role="status"),
         html.P(id=S_RESULT, className="class-result", **{"aria-live": "polite"}),
-        graph(S_FIGURE),
+        graph(S_FIGURE, className="class-figure"),
         dcc.Store(id=STUDENT_ID, storage_type="local"),
         dcc.Store(id=SEEN),
         dcc.Store(id=ASKED),
@@ -67,7 +67,8 @@ def student_code(page) -> str:
 @callback(Output(SEEN, "data"), Output(ASKED, "data"), Output(S_STATUS, "children"), Output(S_PROMPT, "children"),
           Output(S_FIGURE, "figure"), Output(CHOICES, "options"), Output(CHOICES, "value"),
           Output(CHOICES_BOX, "hidden"), Output(AMOUNT_BOX, "hidden"), Output(S_RESULT, "children"),
-          Input(S_POLL, "n_intervals"), Input(STUDENT_ID, "data"), Input(PAGE, "data"), State(SEEN, "data"))
+          Output(S_FEEDBACK, "children"), Input(S_POLL, "n_intervals"), Input(STUDENT_ID, "data"), Input(PAGE, "data"),
+          State(SEEN, "data"))
 def poll(polls, student, page, seen):
     """The current question as this student may see it; no update when nothing changed since the last poll."""
     code = student_code(page)
@@ -76,11 +77,12 @@ def poll(polls, student, page, seen):
     except StoreError as e:
         if seen == ["error", str(e)]:
             raise PreventUpdate from None
-        return ["error", str(e)], None, str(e), "", no_update, [], None, True, True, ""
+        return ["error", str(e)], None, str(e), "", no_update, [], None, True, True, "", ""
     if q is None:
         if seen == ["waiting"]:
             raise PreventUpdate
-        return ["waiting"], None, "Waiting for the lecturer's question …", "", no_update, [], None, True, True, ""
+        waiting = "Waiting for the lecturer's question …"
+        return ["waiting"], None, waiting, "", no_update, [], None, True, True, "", ""
     state = [q["id"], q["revealed"], q["answer"]]
     if state == seen:
         raise PreventUpdate
@@ -99,10 +101,11 @@ def poll(polls, student, page, seen):
         [{"label": label(k), "value": k} for k in range(q["n"])]
     return (state, {"id": q["id"], "kind": q["kind"], "view": q["view"]}, status, q["prompt"],
             question_figure(q["view"], q["seed"]) if new else no_update, options, None if new else no_update,
-            q["revealed"] or q["kind"] == "amount", q["revealed"] or q["kind"] != "amount", result)
+            q["revealed"] or q["kind"] == "amount", q["revealed"] or q["kind"] != "amount", result,
+            "" if new or q["revealed"] else no_update)
 
 
-@callback(Output(S_FEEDBACK, "children"), Input(CHOICES, "value"), Input(SEND, "n_clicks"), State(SLIDER, "value"),
+@callback(Output(S_FEEDBACK, "children", allow_duplicate=True), Input(CHOICES, "value"), Input(SEND, "n_clicks"), State(SLIDER, "value"),
           State(ASKED, "data"), State(STUDENT_ID, "data"), State(PAGE, "data"), prevent_initial_call=True)
 def answer(choice, sends, amount, asked, student, page):
     """Record or change this student's answer; every value is checked by the store against the question."""
