@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.bench_load import GUNICORN
 from dashboard import create_app
-from dashboard.views import classroom, student
+from dashboard.views import classroom, questions, student
 from tests.class_requests import DISPATCH, Bodies, post
 from tests.conftest import free_port, stop, wait_until_up
 from tests.pg import postgres_server
@@ -168,7 +168,7 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
         lecturer = requests  # a new connection a request: gunicorn closes idle ones after 2 s, as often as the polls
         control = post(lecturer, bodies.start(), base)[1][classroom.CONTROL]["data"]
         code, token = control["code"], control["token"]
-        truth = classroom.question("key", 4, 7, 2, 5, 0, 0)[0]["truth"]
+        truth = questions.question("key", 4, 7, 2, 5, 0, 0)[0]["truth"]
         ids = [f"{random.getrandbits(128):032x}" for _ in range(STUDENTS)]
         share = STUDENTS // CLIENT_PROCESSES
         t_join = time.time() + 2.0  # the client processes start meanwhile

@@ -15,8 +15,8 @@ from flask import request
 
 from ..store import RateLimiter, StoreError
 from ..wiring import callback, clientside_callback
-from .classroom import PAGE, POLL_MS, STUDENT, option_label, question_figure, store
-from .common import graph
+from .classroom import PAGE, POLL_MS, STUDENT, store
+from .questions import option_label, question_example
 
 STUDENT_ID = "class-student-id"  # localStorage: this browser's anonymous id
 SEEN = "class-student-seen"  # [question id, revealed, own answer] as last shown: a poll with the same gets no update
@@ -50,7 +50,7 @@ def layout() -> html.Div:
                  id=AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
         html.P(id=S_FEEDBACK, className="small", role="status"),
         html.P(id=S_RESULT, className="class-result", **{"aria-live": "polite"}),
-        graph(S_FIGURE, className="class-figure"),
+        html.Div(id=S_FIGURE, className="class-figure"),
         dcc.Store(id=STUDENT_ID, storage_type="local"),
         dcc.Store(id=SEEN),
         dcc.Store(id=ASKED),
@@ -65,7 +65,7 @@ def student_code(page) -> str:
 
 
 @callback(Output(SEEN, "data"), Output(ASKED, "data"), Output(S_STATUS, "children"), Output(S_PROMPT, "children"),
-          Output(S_FIGURE, "figure"), Output(CHOICES, "options"), Output(CHOICES, "value"),
+          Output(S_FIGURE, "children"), Output(CHOICES, "options"), Output(CHOICES, "value"),
           Output(CHOICES_BOX, "hidden"), Output(AMOUNT_BOX, "hidden"), Output(S_RESULT, "children"),
           Output(S_FEEDBACK, "children"), Input(S_POLL, "n_intervals"), Input(STUDENT_ID, "data"), Input(PAGE, "data"),
           State(SEEN, "data"))
@@ -100,7 +100,7 @@ def poll(polls, student, page, seen):
     options = no_update if not new else [] if q["kind"] == "amount" else \
         [{"label": label(k), "value": k} for k in range(q["n"])]
     return (state, {"id": q["id"], "kind": q["kind"], "view": q["view"]}, status, q["prompt"],
-            question_figure(q["view"], q["seed"]) if new else no_update, options, None if new else no_update,
+            question_example(q["view"], q["seed"]) if new else no_update, options, None if new else no_update,
             q["revealed"] or q["kind"] == "amount", q["revealed"] or q["kind"] != "amount", result,
             "" if new or q["revealed"] else no_update)
 
