@@ -1,7 +1,9 @@
-# `make run` starts the dashboard; `make test` runs every test, browser tests included.
+# `make run` starts the dashboard; `make test` runs every test, browser tests included;
+# `make test-fast` runs the unit tests only.
 PY := .venv/bin/python
+PIP_INSTALL := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: run test serve bench assets system-deps
+.PHONY: run test test-fast serve bench assets lock system-deps
 
 run: .venv/.runtime
 	$(PY) app.py
@@ -9,40 +11,58 @@ run: .venv/.runtime
 test: .venv/.dev system-deps
 	$(PY) -m pytest
 
-# A shared class server: see README, "Hosting for a class".
+# No browser, gunicorn or nginx: the tests marked `browser` or `server` are left out.
+test-fast: .venv/.dev
+	$(PY) -m pytest -m "not browser and not server"
+
+# A shared class server, nginx in front of gunicorn: see README, "Hosting for a class".
 serve: .venv/.runtime
-	.venv/bin/gunicorn --workers 2 --threads 4 --preload --bind 0.0.0.0:$${PORT:-8050} app:server
+	@$(call apt_missing,/usr/sbin/nginx:nginx)
+	$(PY) deploy/serve.py
 
 # Figures for the README and the issue notes (wrk is Debian's).
 bench: .venv/.dev system-deps
-	@[ -x /usr/bin/wrk ] || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
+	@$(call apt_missing,/usr/bin/wrk:wrk)
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_update.py
 	$(PY) bench/bench_load.py
 	$(PY) bench/bench_browser.py
 	$(PY) bench/bench_training.py
 	$(PY) bench/bench_class_mode_store.py
+	$(PY) bench/bench_class.py
 	$(PY) bench/bench_class_mode.py
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:
 	tools/build_assets.sh
 
-.venv/.runtime: requirements.txt
+.venv/.runtime: requirements.txt constraints.txt
 	python3 -m venv .venv
-	$(PY) -m pip install -q -r requirements.txt
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
-.venv/.dev: requirements.txt requirements-dev.txt
+.venv/.dev: requirements.txt requirements-dev.txt constraints.txt
 	python3 -m venv .venv
-	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $@ .venv/.runtime
+
+# Pin the whole set again after a change to requirements*.txt: resolve it in a fresh venv and freeze it.
+lock:
+	@set -e; venv=$$(mktemp -d); trap 'rm -rf "$$venv"' EXIT; \
+	python3 -m venv "$$venv"; "$$venv/bin/pip" install -q -r requirements-dev.txt; \
+	{ echo "# Every package that requirements-dev.txt installs, pinned; written by \`make lock\`, do not edit."; \
+	  "$$venv/bin/pip" freeze; } > constraints.txt
 
 # Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
 # PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code.
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || [ ! -x /usr/sbin/nginx ] \
-		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || [ ! -x /usr/bin/zbarimg ]; then \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver nginx \
-			postgresql zbar-tools; \
+	@$(call apt_missing,/usr/bin/chromium:chromium /usr/bin/chromedriver:chromium-driver /usr/sbin/nginx:nginx \
+		/usr/lib/postgresql/*/bin/initdb:postgresql /usr/bin/zbarimg:zbar-tools)
+
+# $(call apt_missing,FILE:PACKAGE ...): apt-get install each PACKAGE whose FILE is missing, through sudo
+# when not root; nothing at all when every FILE is there.
+apt_missing = missing=$$(for dep in $(1); do ls $${dep%%:*} >/dev/null 2>&1 || echo "$${dep\#\#*:}"; done); \
+	if [ -n "$$missing" ]; then \
+		sudo=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	fi

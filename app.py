@@ -2,7 +2,7 @@
 
     python app.py                      # http://127.0.0.1:8050, debug off
     python app.py --host 0.0.0.0 --port 9000
-    gunicorn app:server                # see README, "Hosting for a class"
+    make serve                         # the class deployment: see README, "Hosting for a class"
 """
 
 import argparse
@@ -10,8 +10,10 @@ import os
 
 from dashboard import create_app
 
-app = create_app()
-server = app.server
+# The trainer child (multiprocessing spawn) re-runs this file as __mp_main__: it needs no app.
+if __name__ != "__mp_main__":
+    app = create_app()
+    server = app.server
 
 
 def main(argv=None) -> None:

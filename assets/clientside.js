@@ -181,6 +181,7 @@ function readParam(q, p) {
   const rule = p.rule;
   if (rule.flag) return text === "1";
   if (rule.words) return text.slice(0, rule.words).replaceAll(",", " ");
+  if (rule.items) return text.split(",").slice(0, rule.items).map(Number).filter(Number.isInteger);
   const number = Number(text);
   if (rule.count) return Number.isInteger(number) && number >= 0 && number < rule.count ? number : p.default;
   const found = rule.choices.find((c) => String(c) === text);
@@ -191,5 +192,6 @@ function readParam(q, p) {
 function writeParam(p, value) {
   if (p.rule.flag) return value ? "1" : null;
   if (p.rule.words) return String(value || "").trim().split(/[\s,;]+/).join(",");
+  if (p.rule.items) return Array.isArray(value) && value.length ? value.join(",") : null;
   return String(value);
 }

@@ -1,6 +1,6 @@
 """A class at once: 30 clients posting updates for 30 s to gunicorn with 2 workers, with wrk.
 
-Measures the real app (README's shared-server command) and the floor app
+Measures the real app (the class deployment's gunicorn, without nginx) and the floor app
 (bench/floor_app.py, precomputed figures only) one after the other in the same
 run, plus the workers' memory before and after. Needs Debian's wrk.
 
@@ -22,21 +22,20 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
+from deploy.serve import GUNICORN  # noqa: E402  (the class deployment's gunicorn, without nginx)
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from tests.dash_requests import body, example_body  # noqa: E402
 
-# The README's command for a shared server, with the port filled in.
-GUNICORN = "gunicorn --workers 2 --threads 4 --preload --bind 127.0.0.1:{port} {module}"
-
 
 def worker_rss_mib(master_pid: int) -> float:
-    """Resident memory of the gunicorn master's workers together."""
+    """Resident memory of the gunicorn master's workers together (their trainer children not counted)."""
     children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
-    total = 0
-    for pid in children:
-        status = Path(f"/proc/{pid}/status").read_text()
-        total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
-    return total / 1024
+    return sum(rss_mib(int(pid)) for pid in children)
+
+
+def rss_mib(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
 
 
 def run_wrk(url: str, bodies: list[dict], seconds: int, clients: int) -> dict:

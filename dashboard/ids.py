@@ -23,3 +23,6 @@ def section_id(tab: str) -> str:
 SEL_HEAD = "sel-head"
 SEL_QUERY = "sel-query"
 SEL_KEY = "sel-key"
+
+# The training seed whose runs the learning lab shows (its runs are trained; the lab and the surgery read it).
+LEARN_READY = "learn-ready"

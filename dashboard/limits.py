@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 from dash.exceptions import PreventUpdate
 
-from . import training
+from . import trainer, training
 from .attention import D_MODEL, HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_permutation
 from .figures import Display
 
@@ -69,6 +69,14 @@ def seed(value) -> int:
 
 def training_seed(value) -> int:
     return member(value, TRAINING_SEEDS)
+
+
+def trained_seed(value) -> int:
+    """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
+    seed_ = training_seed(value)
+    if trainer.training_runs(seed_, wait=False) is None:
+        raise PreventUpdate
+    return seed_
 
 
 def snapshot(k) -> int:
@@ -159,14 +167,14 @@ def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
 
 
 def url_param(key: str, component_id: str, default, *, choices=None, count: int | None = None,
-              words: int | None = None, flag: bool = False, tab: str | None = None,
+              words: int | None = None, items: int | None = None, flag: bool = False, tab: str | None = None,
               when: tuple[str, object] | None = None) -> dict:
     """One piece of state the URL holds (?key=value) and the rule the browser reads it by:
     one of `choices`, an integer 0..count-1, at most `words` characters of words (commas in the URL),
-    or a flag ('1'). With `tab`, the URL holds it only while that tab is shown; with `when` = (key, value),
+    a list of at most `items` integers (commas in the URL), or a flag ('1'). With `tab`, the URL holds it only while that tab is shown; with `when` = (key, value),
     only while the parameter `key` has that value. The server checks the value again when it reaches a callback."""
     rule = {"choices": list(choices)} if choices is not None else {"count": count} if count is not None else \
-        {"words": words} if words is not None else {"flag": True}
+        {"words": words} if words is not None else {"items": items} if items is not None else {"flag": True}
     assert flag == ("flag" in rule), "a url_param takes one rule"
     return {"key": key, "id": component_id, "default": default, "rule": rule, "tab": tab, "when": when}
 

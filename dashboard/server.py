@@ -1,8 +1,10 @@
 """What a shared classroom server needs around the Dash app.
 
-Compression, security headers on every response, an optional class password, a health
-endpoint for monitoring, long-lived caching of fingerprinted assets, and a
-guard that answers a malformed callback request with 400 instead of a 500.
+Compression, security headers on every response, a request size limit, an optional class
+password with a limit on wrong guesses, a health endpoint for monitoring, long-lived caching
+of fingerprinted assets, and honest status codes: a request that is not one of this app's
+callbacks gets a 4xx before Dash sees it, so an exception inside a callback is a server bug,
+answered 500 and logged in one line.
 """
 
 from __future__ import annotations
@@ -12,18 +14,41 @@ import binascii
 import hmac
 import logging
 import os
+import threading
+import time
+import traceback
 
-from dash.exceptions import PreventUpdate
+from dash.exceptions import DependencyException
 from flask import Response, jsonify, request
 from flask_compress import Compress
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+
+from . import trainer
 
 PASSWORD_ENV = "CLASS_PASSWORD"
 HEALTH_PATH = "/healthz"
 DISPATCH_PATH = "/_dash-update-component"
+SUITES_PATH = "/_dash-component-suites/"
 ONE_YEAR = 365 * 24 * 3600
+MAX_BODY = 64 * 1024  # bytes; a real callback body is under 2 KB
+MAX_LOGGED = 200  # characters of any user-supplied string that may reach the log
+WRONG_PASSWORDS_PER_MINUTE = 20  # per client; a class behind one school address shares it
+LOOPBACK = ("127.0.0.1", "::1")
 
 log = logging.getLogger(__name__)
+
+
+def short(value) -> str:
+    """A value as one log-safe line of at most MAX_LOGGED characters."""
+    text = str(value).replace("\n", " ").replace("\r", " ")
+    return text if len(text) <= MAX_LOGGED else text[:MAX_LOGGED] + "…"
+
+
+def short_args(record: logging.LogRecord) -> bool:
+    """Logging filter: long strings a client sent (a request line, say) are cut before they are written."""
+    if isinstance(record.args, tuple):
+        record.args = tuple(short(a) if isinstance(a, str) else a for a in record.args)
+    return True
 
 
 def content_security_policy(script_hashes) -> str:
@@ -43,34 +68,114 @@ def content_security_policy(script_hashes) -> str:
     ])
 
 
-def is_callback_request(body) -> bool:
-    """The shape the Dash renderer sends; anything else is refused before Dash sees it."""
+def ids(items) -> list | None:
+    """[(id, property)] of a request's inputs, state or outputs; None if any item is not such a dict."""
+    if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+        return None
+    return [(x.get("id"), x.get("property")) for x in items]
+
+
+def is_callback_request(body, callback_map) -> bool:
+    """A request for one of this app's server callbacks, with exactly the inputs, state and outputs
+    it declares, in order. Only the values are the client's; the callback checks those."""
+    if not (isinstance(body, dict) and isinstance(body.get("output"), str)):
+        return False
+    spec = callback_map.get(body["output"])
+    if spec is None or "callback" not in spec:  # unknown, or a clientside callback
+        return False
+    multi = isinstance(spec["output"], list)
+    declared = spec["output"] if multi else [spec["output"]]
+    inputs = [(x["id"], x["property"]) for x in spec["inputs"]]
+    names = {f"{i}.{p}" for i, p in inputs}
+    changed = body.get("changedPropIds", [])
     return (
-        isinstance(body, dict)
-        and isinstance(body.get("output"), str)
-        and isinstance(body.get("outputs"), (dict, list))
-        and isinstance(body.get("inputs"), list)
-        and isinstance(body.get("state", []), list)
-        and isinstance(body.get("changedPropIds", []), list)
-        and all(isinstance(x, dict) and "id" in x and "property" in x
-                for x in body["inputs"] + body.get("state", []) if not isinstance(x, list))
+        ids(body.get("outputs") if multi else [body.get("outputs")])
+        == [(o.component_id, o.component_property) for o in declared]
+        and ids(body.get("inputs")) == inputs
+        and ids(body.get("state", [])) == [(x["id"], x["property"]) for x in spec["state"]]
+        and isinstance(changed, list)
+        and all(isinstance(c, str) and c in names for c in changed)
     )
+
+
+def request_body():
+    """The parsed JSON body, or None if it is not JSON (too deep to parse counts as not JSON).
+    A body of MAX_BODY bytes or more is a 413: werkzeug stops reading a chunked body there without a word."""
+    if len(request.get_data()) >= MAX_BODY:
+        raise RequestEntityTooLarge()
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        return None
 
 
 def bad_request(message: str) -> tuple[Response, int]:
     return jsonify(error=message), 400
 
 
-def password_ok(expected: str) -> bool:
-    """HTTP basic auth: any user name, the class password."""
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Basic "):
-        return False
+def client_address() -> str:
+    """The client's address; a proxy on this machine (deploy/nginx.conf) passes it in X-Real-IP."""
+    if request.remote_addr in LOOPBACK:
+        return request.headers.get("X-Real-IP", request.remote_addr)
+    return request.remote_addr or "?"
+
+
+def password_given() -> str | None:
+    """The password of an HTTP basic Authorization header (any user name; scheme in any case)."""
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "basic":
+        return None
     try:
-        _, _, given = base64.b64decode(header[6:], validate=True).decode("utf-8").partition(":")
+        return base64.b64decode(credentials.strip(), validate=True).decode("utf-8").partition(":")[2]
     except (binascii.Error, UnicodeDecodeError):
-        return False
-    return hmac.compare_digest(given.encode(), expected.encode())
+        return ""
+
+
+def class_password(password: str | None) -> str | None:
+    """`password`, else $CLASS_PASSWORD, else None (no password). A set but empty password refuses to start:
+    it would otherwise turn the password off without a word."""
+    password = password if password is not None else os.environ.get(PASSWORD_ENV)
+    if password is not None and not password.strip():
+        raise ValueError(f"{PASSWORD_ENV} is set but empty. Unset it to serve without a password, or give it one.")
+    return password
+
+
+class WrongPasswords:
+    """Wrong passwords per client in the current minute. A client over the limit is refused until the
+    minute is over, without a check, so guessing runs at WRONG_PASSWORDS_PER_MINUTE a minute at most."""
+
+    MAX_CLIENTS = 10_000  # bounds memory; clients beyond it in one minute are not counted
+
+    def __init__(self, limit: int = WRONG_PASSWORDS_PER_MINUTE, window: float = 60.0):
+        self.limit, self.window = limit, window
+        self.counts: dict[str, int] = {}
+        self.start = time.monotonic()
+        self.lock = threading.Lock()
+
+    def _roll(self) -> float:
+        """Seconds left in the current window, starting a new one if it is over."""
+        left = self.start + self.window - time.monotonic()
+        if left <= 0:
+            self.counts.clear()
+            self.start, left = time.monotonic(), self.window
+        return left
+
+    def wait(self, client: str) -> int:
+        """Seconds `client` must wait before its next try; 0 if it may try now."""
+        with self.lock:
+            left = self._roll()
+            return int(left) + 1 if self.counts.get(client, 0) >= self.limit else 0
+
+    def record(self, client: str) -> None:
+        with self.lock:
+            self._roll()
+            if client not in self.counts and len(self.counts) >= self.MAX_CLIENTS:
+                return
+            n = self.counts[client] = self.counts.get(client, 0) + 1
+        log.warning("wrong class password from %s (%d this minute)", short(client), n)
+        if n == self.limit:
+            log.warning("%s reached %d wrong class passwords this minute: refused until the minute is over",
+                        short(client), n)
 
 
 def compress(server) -> None:
@@ -81,39 +186,71 @@ def compress(server) -> None:
     Compress(server)
 
 
+def view(server, path: str) -> tuple[str, callable]:
+    """(endpoint, view function) of the Dash route whose rule contains `path`."""
+    endpoint = next(r.endpoint for r in server.url_map.iter_rules() if path in r.rule)
+    return endpoint, server.view_functions[endpoint]
+
+
 def harden(app, password: str | None = None) -> None:
     """Wrap the Flask server of a Dash app; `password` defaults to $CLASS_PASSWORD (off when unset)."""
     server = app.server
     compress(server)
-    password = password if password is not None else os.environ.get(PASSWORD_ENV) or None
+    server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
+    logging.getLogger("werkzeug").addFilter(short_args)  # `python app.py` logs each request line
+    password = class_password(password)
+    wrong_passwords = WrongPasswords()
     csp = content_security_policy(app.csp_hashes())
 
-    dispatch_endpoint = next(r.endpoint for r in server.url_map.iter_rules() if r.rule.endswith(DISPATCH_PATH))
-    dispatch = server.view_functions[dispatch_endpoint]
+    dispatch_endpoint, dispatch = view(server, DISPATCH_PATH)
 
     def guarded_dispatch(*args, **kwargs):
-        if not is_callback_request(request.get_json(silent=True)):
-            return bad_request("not a Dash callback request")
-        try:
-            return dispatch(*args, **kwargs)
-        except (PreventUpdate, HTTPException):  # Dash answers these itself (204 = no update)
-            raise
-        except Exception:  # a forged request Dash cannot map to a callback; a real bug is logged
-            log.exception("callback request failed")
-            return bad_request("this callback request could not be processed")
+        if not is_callback_request(request_body(), app.callback_map):
+            return bad_request("not a request for one of this app's callbacks")
+        return dispatch(*args, **kwargs)
 
     server.view_functions[dispatch_endpoint] = guarded_dispatch
 
+    suites_endpoint, serve_suite = view(server, SUITES_PATH)
+
+    def known_suites_only(*args, **kwargs):
+        try:
+            return serve_suite(*args, **kwargs)
+        except DependencyException:  # a package or file Dash does not serve
+            return Response("not found", 404, mimetype="text/plain")
+
+    server.view_functions[suites_endpoint] = known_suites_only
+
+    @server.errorhandler(Exception)
+    def server_error(error: Exception):
+        """A bug: one log line (type, message, where), a 500, and no traceback for the client."""
+        if isinstance(error, HTTPException):  # 404, 405, 413 ...: Flask's own answer
+            return error
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        log.error("%s %s failed: %s: %s (%s:%d)", request.method, short(request.path), type(error).__name__,
+                  short(error), os.path.basename(where.filename), where.lineno)
+        return jsonify(error="the server failed on this request"), 500
+
     @server.route(HEALTH_PATH)
     def health():
-        return jsonify(status="ok")
+        state = trainer.health()
+        return jsonify(status="ok" if state != "down" else "degraded", trainer=state)
 
     @server.before_request
     def require_password():
-        if password and request.path != HEALTH_PATH and not password_ok(password):
-            return Response("This class's dashboard needs its password.", 401,
-                            {"WWW-Authenticate": 'Basic realm="attention explorer", charset="UTF-8"'})
-        return None
+        if not password or request.path == HEALTH_PATH:
+            return None
+        client = client_address()
+        wait = wrong_passwords.wait(client)
+        if wait:
+            return Response("Too many wrong passwords: try again in a minute.", 429, {"Retry-After": str(wait)})
+        given = password_given()
+        if given is not None and hmac.compare_digest(given.encode(), password.encode()):
+            return None
+        if given is not None:
+            wrong_passwords.record(client)
+        return Response("This class's dashboard needs its password.", 401,
+                        {"WWW-Authenticate": 'Basic realm="attention explorer", charset="UTF-8"'})
 
     @server.after_request
     def headers(response: Response) -> Response:
@@ -125,4 +262,9 @@ def harden(app, password: str | None = None) -> None:
         if request.path.startswith("/assets/") and "m" in request.args:
             # the ?m= fingerprint changes whenever the file does
             response.headers["Cache-Control"] = f"public, max-age={ONE_YEAR}, immutable"
+        if password and response.cache_control.max_age:
+            # browsers only: a shared cache (deploy/nginx.conf keeps one) would hand it out without the password
+            response.cache_control.public, response.cache_control.private = False, True
+        elif password and response.mimetype in ("text/html", "application/json"):
+            response.headers["Cache-Control"] = "no-store"  # no copy of a password-only page in any cache
         return response

@@ -17,7 +17,6 @@ import csv
 import hashlib
 import hmac
 import io
-import math
 import numbers
 import os
 import re

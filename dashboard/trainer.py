@@ -2,7 +2,9 @@
 
 Training runs in a child process at low priority, one run at a time per server process, so that
 a class pressing "train" at once neither holds this process's GIL nor takes CPU from serving.
-This module imports numpy and the training code only, never Dash.
+The child is spawned, not forked: it imports numpy and the training code only, never Dash or the
+app. It exits when its parent does, however the parent died, and a dead child is replaced on the
+next request for a training run.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
-from multiprocessing import get_context
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context, parent_process
 
 from . import training
 from .attention import HEAD_CHOICES
@@ -21,7 +24,8 @@ TRAINER_NICENESS = 10
 # training seed at most, and a second request for a seed in training waits for the same run.
 _runs: dict[int, Future] = {}
 _runs_lock = threading.Lock()
-_trainer: tuple[int, ProcessPoolExecutor] | None = None
+# (owner pid, pool, future of the child's pid): the owner is the server process that started it
+_trainer: tuple[int, ProcessPoolExecutor, Future] | None = None
 
 
 def train_all(seed: int) -> tuple[training.TrainingRun, ...]:
@@ -29,13 +33,33 @@ def train_all(seed: int) -> tuple[training.TrainingRun, ...]:
     return tuple(training.train(h, seed) for h in HEAD_CHOICES)
 
 
+def child_start() -> None:
+    """In the child: low priority, and a thread that ends the child when its parent is gone. The parent's
+    end of a pipe closes however it died (SIGKILL too), and an idle child would otherwise wait forever."""
+    os.nice(TRAINER_NICENESS)
+    threading.Thread(target=lambda: (parent_process().join(), os._exit(0)), daemon=True).start()
+
+
 def trainer() -> ProcessPoolExecutor:
     """This process's trainer, started on first use (after gunicorn has forked its workers)."""
     global _trainer
     if _trainer is None or _trainer[0] != os.getpid():
-        _trainer = (os.getpid(), ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                                     initializer=os.nice, initargs=(TRAINER_NICENESS,)))
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=child_start)
+        _trainer = (os.getpid(), pool, pool.submit(os.getpid))
     return _trainer[1]
+
+
+def submit(seed: int) -> Future:
+    try:
+        return trainer().submit(train_all, seed)
+    except BrokenProcessPool:  # the child died: start another
+        shutdown()
+        return trainer().submit(train_all, seed)
+
+
+def lost(future: Future) -> bool:
+    """A run whose child died under it; asking again trains it again."""
+    return future.done() and isinstance(future.exception(), BrokenProcessPool)
 
 
 def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRun] | None:
@@ -43,15 +67,16 @@ def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRu
     With wait=False, None while the training is still going on."""
     with _runs_lock:
         future = _runs.get(seed)
-        if future is None:
-            future = _runs[seed] = trainer().submit(train_all, seed)
+        if future is None or lost(future):
+            future = _runs[seed] = submit(seed)
     if not (wait or future.done()):
         return None
     try:
         return dict(zip(HEAD_CHOICES, future.result()))
     except Exception:
         with _runs_lock:
-            _runs.pop(seed, None)  # let a later request try again
+            if _runs.get(seed) is future:
+                _runs.pop(seed)  # let a later request try again
         raise
 
 
@@ -61,6 +86,22 @@ def train_here(seed: int) -> None:
         if seed not in _runs:
             _runs[seed] = Future()
             _runs[seed].set_result(train_all(seed))
+
+
+def health() -> str:
+    """'not started', 'starting', 'ok', or 'down' (its child died; the next training request replaces it)."""
+    if _trainer is None or _trainer[0] != os.getpid():
+        return "not started"
+    pid = _trainer[2]
+    if not pid.done():
+        return "starting"
+    if pid.exception() is not None:
+        return "down"
+    try:
+        os.kill(pid.result(), 0)
+    except ProcessLookupError:
+        return "down"
+    return "ok"
 
 
 def shutdown() -> None:

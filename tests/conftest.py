@@ -1,4 +1,5 @@
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import pytest
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
+RUN_MARK = "EXPLORER_TEST_RUN"  # in the environment of every process this test run starts, and theirs
 
 
 def free_port() -> int:
@@ -71,3 +73,55 @@ def browser():
         b = launch_chromium(p)
         yield b
         b.close()
+
+
+# ------------------------------------------------------------------ no process left behind
+
+
+def pytest_configure(config):
+    os.environ[RUN_MARK] = f"{os.getpid()}.{time.time_ns()}"
+
+
+def leftover_processes() -> list[tuple[int, str]]:
+    """Live processes this run started, the test process aside: its children, and any descendant,
+    found by the mark in its environment even once its parent has died and it was handed to init."""
+    from multiprocessing import resource_tracker
+
+    mark = f"{RUN_MARK}={os.environ[RUN_MARK]}".encode()
+    # This process's resource tracker (started with the in-process trainer) exits when this process
+    # does: it reads EOF once every holder of its pipe has gone, and every other holder is checked here.
+    ours = {os.getpid(), resource_tracker._resource_tracker._pid}
+    left = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) in ours:
+            continue
+        try:
+            stat = (proc / "stat").read_text().rsplit(")", 1)[1].split()  # state, ppid, ...
+            if stat[0] == "Z":  # exited, not yet reaped
+                continue
+            if int(stat[1]) == os.getpid() or mark in (proc / "environ").read_bytes().split(b"\0"):
+                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                left.append((int(proc.name), f"pid {proc.name}, parent {stat[1]}: {cmd[:200]}"))
+        except (OSError, IndexError):  # gone meanwhile, or not ours to read
+            continue
+    return left
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run if a process it started outlives it (fixtures are torn down by now)."""
+    from dashboard import trainer
+
+    trainer.shutdown()  # the tests train in this process too
+    deadline = time.monotonic() + 5  # processes told to stop may take a moment to exit
+    while (left := leftover_processes()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write_line("\nprocesses left behind by the tests (now killed):", red=True)
+        for pid, line in left:
+            reporter.write_line("  " + line, red=True)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

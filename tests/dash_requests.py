@@ -1,6 +1,6 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
 
-from dashboard.ids import DISPLAY, HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
+from dashboard.ids import DISPLAY, HEADS, LEARN_READY, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
 from dashboard.views import equivariance as eq
 from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary
 from dashboard.views import model as model_bar
@@ -117,6 +117,6 @@ def click_on_cell(app, h, seed, head, query, key, tab="example") -> list[dict]:
 
 def press_train_body(seed=0, polls=0) -> dict:
     """What "train" (and each poll after it) posts: start or look in on the training of `seed`."""
-    return body([(learning.LEARN_READY, "data"), (learning.LEARN_POLL, "disabled"), (learning.LEARN_STATUS, "children")],
+    return body([(LEARN_READY, "data"), (learning.LEARN_POLL, "disabled"), (learning.LEARN_STATUS, "children")],
                 [(learning.LEARN_REQUESTED, "data", seed), (learning.LEARN_POLL, "n_intervals", polls),
                  (TAB, "value", "learning")])

@@ -25,9 +25,11 @@ def pg_bin() -> Path:
     return versions[-1].parent
 
 
-def _run(args: list[str], user: str | None) -> None:
+def _run(args: list[str], user: str | None, check: bool = True) -> None:
     cmd = ["runuser", "-u", user, "--"] + args if user else args
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60)
+    if check and done.returncode:
+        raise RuntimeError(f"{' '.join(args[:2])} failed: {done.stderr[-2000:]}")
 
 
 @contextmanager
@@ -43,11 +45,11 @@ def postgres_server(fsync: bool = True):
     options = f"-h 127.0.0.1 -p {port} -k {folder} -c max_connections=300" + ("" if fsync else " -c fsync=off")
     try:
         _run([str(pg / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8"], user)
-        _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
-              "start"], user)
         try:
+            _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
+                  "start"], user)
             yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-        finally:
-            _run([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user)
+        finally:  # also after a start that failed half-way; nothing to stop is no error here
+            _run([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user, check=False)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

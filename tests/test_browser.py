@@ -1,9 +1,14 @@
 """The real app in headless Chromium: what a student clicks, and what the page then shows."""
 
+from urllib.parse import parse_qs, urlparse
+
 import numpy as np
 import pytest
+from plotly.offline import get_plotlyjs_version
 
+from dashboard import figures
 from dashboard.attention import multi_head_attention, worked_example
+from tests.browser import SETTLED, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -35,10 +40,13 @@ def open_view(page, query=""):
 
 
 def wait_heads(page, graph, kind, h):
-    page.wait_for_function(
-        "([id, kind, h]) => { const gd = document.querySelector(`#${id} .js-plotly-plot`);"
-        " return gd && gd._fullData && gd._fullData.filter(t => t.type === kind).length === h; }",
-        arg=[graph, kind, h], timeout=20000)
+    wait_until(page, "([id, kind, h]) => document.querySelector(`#${id} .js-plotly-plot`)?._fullData"
+                     "?.filter(t => t.type === kind).length === h", [graph, kind, h])
+
+
+def query(page) -> dict:
+    """The page URL's query, {name: value}."""
+    return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
 
 
 def choose(page, dropdown_id, label):
@@ -57,6 +65,7 @@ def test_page_loads_without_errors_or_other_hosts(page):
     assert page.errors == []
     assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
     assert page.title() == "Multi-head attention explorer"
+    assert page.evaluate("() => Plotly.version") == get_plotlyjs_version()  # the vendored bundle, not Dash's
 
 
 def test_choosing_eight_heads_draws_the_core_values(page):
@@ -70,19 +79,21 @@ def test_choosing_eight_heads_draws_the_core_values(page):
     assert page.locator("#heatmaps .heatmaplayer image").count() == 8
     planes = [t for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
     np.testing.assert_allclose([np.array(p["surfacecolor"])[::2, ::2] for p in planes], A, rtol=1e-6)
-    assert "8" in page.url and page.errors == []
+    assert query(page)["h"] == "8" and page.errors == []
 
 
 def test_head_button_brings_that_head_forward(page):
     open_view(page)
     wait_heads(page, "cube", "surface", 4)
     page.locator("#cube-focus label", has_text="head 3").click()
-    page.wait_for_function("() => document.querySelector('#cube .js-plotly-plot')._fullData[2].opacity === 0.85"
-                           " && document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity < 0.5")
+    wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
+                     " return d[2].opacity > d[0].opacity; }")
     opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
-    assert opacities == [0.08, 0.08, 0.85, 0.08]
+    on_server = figures.focus_planes(figures.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
+    assert opacities == [t["opacity"] for t in on_server if t["type"] == "surface"]
     page.locator("#cube-focus label", has_text="all").click()
-    page.wait_for_function("() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity === 0.85")
+    wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity"
+                     f" === {figures.PLANE_OPACITY}")
 
 
 def test_cube_camera_survives_a_change_of_heads(page):
@@ -92,7 +103,7 @@ def test_cube_camera_survives_a_change_of_heads(page):
                   " {'scene.camera.eye': {x: 0.3, y: 2.1, z: 0.4}})")
     choose(page, "heads", "2")
     wait_heads(page, "cube", "surface", 2)
-    page.wait_for_timeout(300)
+    wait_until(page, SETTLED, "#cube")  # and nothing left that could still replace the figure
     eye = page.evaluate("() => document.querySelector('#cube .js-plotly-plot')._fullLayout.scene.camera.eye")
     assert eye == pytest.approx({"x": 0.3, "y": 2.1, "z": 0.4})
 
@@ -102,10 +113,11 @@ def test_equivariance_tab_shows_the_check_and_its_break(page):
     page.locator("#tab label", has_text="Equivariance").click()
     page.wait_for_selector("#eq-check .eq-verdict.holds", timeout=20000)
     page.click("#perm-shuffle")
-    page.wait_for_function("() => !document.querySelector('#perm').value.startsWith('0 1 2 3 4 5')")
+    wait_until(page, "() => !document.querySelector('#perm').value.startsWith('0 1 2 3 4 5')")
     page.wait_for_selector("#eq-check .eq-verdict.holds")
     assert float(page.inner_text("#eq-gap")) < 1e-12
-    assert "perm=" in page.url
+    wait_until(page, SETTLED, "#section-equivariance")
+    assert query(page)["perm"].split(",") == page.input_value("#perm").split()
     page.locator("label[for=positions]").click()
     page.wait_for_selector("#eq-check .eq-verdict.breaks", timeout=20000)
     assert float(page.inner_text("#eq-gap")) > 1e-3
@@ -126,7 +138,7 @@ def test_url_opens_that_state_and_back_works(page):
     assert page.inner_text("#heads") .strip() == "2" and page.inner_text("#seed").strip() == "7"
     choose(page, "heads", "8")
     wait_heads(page, "heatmaps", "heatmap", 8)
-    assert "h=8" in page.url
+    assert query(page)["h"] == "8"
     page.go_back()
     wait_heads(page, "heatmaps", "heatmap", 2)
     assert page.inner_text("#heads").strip() == "2"
@@ -140,7 +152,7 @@ def test_learning_tab_trains_and_replays(page):
     wait_heads(page, "learn-loss", "scatter", 4)
     wait_heads(page, "learn-attention", "heatmap", 2)
     notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
-    assert "test MSE 0.354" in " ".join(page.evaluate(notes))
+    assert f"test MSE {trainer.training_runs(0)[1].test_loss:.3f}" in " ".join(page.evaluate(notes))
     _, own, nxt, _ = learning.learned_attention(2, 0, 20)
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
@@ -149,14 +161,14 @@ def test_learning_tab_trains_and_replays(page):
     choose(page, "learn-seed", "3")
     page.click("#learn-train")
     expected = f"test MSE {trainer.training_runs(3)[1].test_loss:.3f}"
-    page.wait_for_function(f"() => ({notes})().some(t => t.includes('{expected}'))", timeout=20000)
+    wait_until(page, f"expected => ({notes})().some(t => t.includes(expected))", expected)
 
     # play from the start: the slider moves and the heads are drawn at earlier steps
     page.click("#learn-play")
-    page.wait_for_function("() => document.querySelector('#learn-attention .js-plotly-plot')"
-                           "._fullData[0].hovertemplate.includes('step 0')", timeout=20000)
-    page.wait_for_function("() => document.querySelector('#learn-attention .js-plotly-plot')"
-                           "._fullData[0].hovertemplate.includes('step 400')", timeout=30000)
+    drawn_at = ("step => document.querySelector('#learn-attention .js-plotly-plot')"
+                "._fullData[0].hovertemplate.includes(`step ${step}`)")
+    wait_until(page, drawn_at, 0)
+    wait_until(page, drawn_at, 400, timeout=30)
     assert page.inner_text("#learn-play") == "play"
     assert page.errors == []
 
@@ -167,6 +179,6 @@ def test_phone_width_does_not_scroll_sideways(browser, app_url, tab):
     page = context.new_page()
     page.goto(f"{app_url}/?tab={tab}&h=8")
     page.wait_for_selector(f"#section-{tab} .js-plotly-plot .main-svg", timeout=20000)
-    page.wait_for_timeout(500)
+    wait_until(page, SETTLED, f"#section-{tab}")  # every figure of the tab drawn at phone width
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()

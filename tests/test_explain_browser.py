@@ -1,12 +1,12 @@
 """The drill-down in the browser: a click on a cell, a link with a selection, and the keyboard."""
 
-import time
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
 import pytest
 
 from dashboard.attention import multi_head_attention, worked_example
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -17,17 +17,6 @@ CELL_CENTRE = """([graph, panel, r, j]) => {
   const box = gd.querySelector('.nsewdrag[data-subplot="x' + s + 'y' + s + '"]').getBoundingClientRect();
   return {x: box.left + xa.l2p(j), y: box.top + ya.l2p(r)};
 }"""
-
-
-def poll(page, script, arg=None, timeout=20.0):
-    """Evaluate `script` until it returns something truthy (the CSP forbids string wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = page.evaluate(script, arg)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise TimeoutError(script[:80])
 
 
 def summary(page):
@@ -52,13 +41,13 @@ def page(browser, app_url):
 
 def test_clicking_a_cell_explains_that_weight(page):
     page.goto(page.base + "/?h=4&seed=2")
-    poll(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4")
-    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     page.locator("#heatmaps").scroll_into_view_if_needed()
     point = page.evaluate(CELL_CENTRE, ["heatmaps", 2, 7, 3])  # head 3, query 7, key 3
     page.mouse.click(point["x"], point["y"])
     expected = f"A⁽³⁾[7, 3] = {weight(4, 2, 2, 7, 3):.3f}"
-    poll(page, "(text) => document.querySelector('#drilldown .drill-summary').innerText.includes(text)", expected)
+    wait_until(page, "(text) => document.querySelector('#drilldown .drill-summary').innerText.includes(text)", expected)
     assert parse_qs(urlparse(page.url).query)["head"] == ["3"]
     assert parse_qs(urlparse(page.url).query)["query"] == ["7"] and parse_qs(urlparse(page.url).query)["key"] == ["3"]
     # the same cell is outlined on head 3's panel
@@ -69,23 +58,23 @@ def test_clicking_a_cell_explains_that_weight(page):
 
 def test_a_link_opens_with_that_selection(page):
     page.goto(page.base + "/?h=8&seed=5&head=6&query=11&key=0")
-    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     assert f"A⁽⁶⁾[11, 0] = {weight(8, 5, 5, 11, 0):.3f}" in summary(page)
     page.goto(page.base + "/?h=2&head=6&query=99&key=x")  # junk: the defaults, or the app's own message
-    poll(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')")
     assert "There is no head 6 with h = 2" in page.inner_text("#drilldown")
     assert page.errors == []
 
 
 def test_the_keyboard_selects_a_cell(page):
     page.goto(page.base + "/?h=2&seed=0")
-    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     for field, value in [("#sel-head", "2"), ("#sel-query", "4"), ("#sel-key", "9")]:
         page.focus(field)
         page.keyboard.press("Control+A")
         page.keyboard.type(value)
     expected = f"A⁽²⁾[4, 9] = {weight(2, 0, 1, 4, 9):.3f}"
-    poll(page, "(text) => document.querySelector('#drilldown').innerText.includes(text)", expected)
+    wait_until(page, "(text) => document.querySelector('#drilldown').innerText.includes(text)", expected)
     rows = page.locator("#drilldown .softmax-row tbody tr")
     assert rows.count() == 12 and "selected" in (rows.nth(9).get_attribute("class") or "")
     np.testing.assert_allclose(float(rows.nth(9).locator("td").nth(1).inner_text()),
@@ -95,18 +84,18 @@ def test_the_keyboard_selects_a_cell(page):
 
 def test_scale_and_size_reach_every_view_and_the_url(page):
     page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
-    poll(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
+    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
     from dashboard.attention import worked_example
 
     ex = worked_example(1, 8)
     A = multi_head_attention(*ex[:5], 2, scale=10 / np.sqrt(4)).A
-    z = poll(page, "() => { const gd = document.querySelector('#heatmaps .js-plotly-plot');"
+    z = wait_until(page, "() => { const gd = document.querySelector('#heatmaps .js-plotly-plot');"
                    " const t = gd && gd._fullData; return t && t.length === 2 && t[0].z.length === 24"
                    " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
     np.testing.assert_allclose(z, A, rtol=1e-5)
     assert "Scale 5 × q·k" in page.inner_text("#scale-text")
     page.locator("label", has_text="1, no scaling").click()
-    poll(page, "() => location.search.includes('scale=none')")
+    wait_until(page, "() => location.search.includes('scale=none')")
     query = parse_qs(urlparse(page.url).query)
     assert query["size"] == ["8"] and "tau" not in query  # the temperature counts only with its scale
     assert page.errors == []
@@ -116,7 +105,7 @@ def test_download_gives_the_cores_numbers(page):
     import json
 
     page.goto(page.base + "/?h=4&seed=3")
-    poll(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     with page.expect_download() as info:
         page.click("#download-json")
     state = json.loads(open(info.value.path()).read())
@@ -125,5 +114,5 @@ def test_download_gives_the_cores_numbers(page):
     np.testing.assert_array_equal(np.array(state["X"]), ex.X)
     assert info.value.suggested_filename == "attention-h4-seed3-n12-seed.json"
     page.click("#copy-link")
-    poll(page, "() => document.querySelector('#share-status').innerText.length > 0")
+    wait_until(page, "() => document.querySelector('#share-status').innerText.length > 0")
     assert page.input_value("#share-link") == page.url

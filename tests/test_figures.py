@@ -1,4 +1,5 @@
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from dashboard import figures
@@ -70,10 +71,19 @@ def test_cube_focus_fades_the_other_heads():
     assert [t["opacity"] for t in traces[:4]] == [off, off, on, off]
 
 
-def test_cube_layout_does_not_depend_on_the_data():
-    layout = example.cube_layout()
-    assert layout["uirevision"] and "scene" in layout and "data" not in layout
-    assert layout["meta"]["opacity"] == {"on": figures.PLANE_OPACITY, "off": figures.FADED_OPACITY}
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+def test_cube_figure_lets_the_browser_focus_a_head_as_the_server_does(h):
+    """The head buttons focus a plane in the browser from the figure alone (layout.meta, read by
+    assets/clientside.js); a change of h focuses it on the server (focus_planes). Both must agree."""
+    fig = {"data": example.cube_traces(attention(h).A), "layout": example.cube_layout()}
+    go.Figure(fig)  # Plotly knows every attribute
+    opacity = fig["layout"]["meta"]["opacity"]
+    assert opacity["off"] < opacity["on"]
+    for button in range(h + 1):  # 0 is "all", k is head k
+        browser = [opacity["on"] if button in (0, i + 1) else opacity["off"]
+                   for i, t in enumerate(fig["data"]) if t["type"] == "surface"]
+        server = example.focus_planes(fig["data"], button - 1 if button else None)
+        assert browser == [t["opacity"] for t in server if t["type"] == "surface"], button
 
 
 def test_token_views_colour_three_clusters_and_show_X():

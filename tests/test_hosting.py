@@ -1,18 +1,24 @@
-"""Hosting for a class: the app under gunicorn over HTTP, and two instances behind nginx."""
+"""Hosting for a class: the class deployment (deploy/serve.py: nginx in front of gunicorn) as a class,
+an attacker and bad luck see it; and two instances behind nginx."""
 
+import os
 import shlex
+import signal
+import socket
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
 import requests
 
-from bench.bench_load import GUNICORN
+from bench.bench_load import GUNICORN, worker_rss_mib
 from dashboard.attention import multi_head_attention, worked_example
-from tests.conftest import free_port, start, stop, wait_until_up
-from tests.dash_requests import example_body
+from tests.conftest import ROOT, free_port, start, stop, wait_until_up
+from tests.dash_requests import example_body, press_train_body
+from tests.test_trainer import alive, descendants, wait_until
 from tests.util import decode
 
 pytestmark = pytest.mark.server
@@ -23,8 +29,68 @@ def gunicorn(port: int, workers: int = 2) -> subprocess.Popen:
     return start([sys.executable, "-m"] + cmd, f"http://127.0.0.1:{port}/healthz")
 
 
-def update(base: str, h: int, seed: int) -> requests.Response:
-    return requests.post(base + "/_dash-update-component", json=example_body(h, seed), timeout=10,
+class Deployment:
+    """`make serve` on free ports of 127.0.0.1, its output in a file (a pipe nobody reads would fill up)."""
+
+    def __init__(self, log_path, env: dict | None = None):
+        self.port, self.app_port = free_port(), free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = open(log_path, "w")
+        self.proc = subprocess.Popen([sys.executable, "deploy/serve.py", "--host", "127.0.0.1", "--port", str(self.port),
+                                      "--app-port", str(self.app_port)], cwd=ROOT, stdout=self.log, stderr=self.log,
+                                     env={**os.environ, **(env or {})})
+        wait_until_up(self.base + "/healthz", self.proc)
+        self.seen = set()  # every process of the deployment seen while it ran
+
+    def processes(self) -> set[int]:
+        self.seen |= descendants(self.proc.pid) | {self.proc.pid}
+        return descendants(self.proc.pid)
+
+    def gunicorn_pid(self) -> int:
+        return next(p for p in self.processes() if b"gunicorn" in cmdline(p) and p_parent(p) == self.proc.pid)
+
+    def workers(self) -> set[int]:
+        master = self.gunicorn_pid()
+        return {p for p in self.processes() if p_parent(p) == master}
+
+    def trainers(self) -> dict[int, int]:
+        """{trainer pid: its worker's pid}."""
+        workers = self.workers()
+        return {p: p_parent(p) for p in self.processes() if p_parent(p) in workers and b"spawn_main" in cmdline(p)}
+
+    def stop(self):
+        self.processes()
+        stop(self.proc)
+        self.log.close()
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return b""
+
+
+def p_parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except FileNotFoundError:
+        return 0
+
+
+@pytest.fixture
+def deployment(tmp_path):
+    d = Deployment(tmp_path / "serve.log")
+    yield d
+    d.stop()
+    left = [p for p in d.seen if alive(p)]
+    assert not left, f"left behind: {[cmdline(p) for p in left]}"  # nginx, gunicorn, workers, trainers
+
+
+def update(base: str, h: int, seed: int, timeout: float = 10) -> requests.Response:
+    return requests.post(base + "/_dash-update-component", json=example_body(h, seed), timeout=timeout,
                          headers={"Accept-Encoding": "br, gzip"})
 
 
@@ -35,25 +101,172 @@ def assert_right_figures(r: requests.Response, h: int, seed: int) -> None:
     np.testing.assert_allclose([decode(t["z"]) for t in heat["data"]], A, rtol=1e-6)
 
 
-def test_gunicorn_serves_the_app_over_http():
+def test_the_class_deployment_serves_the_app_over_http(deployment):
+    base = deployment.base
+    page = requests.get(base + "/", headers={"Accept-Encoding": "br, gzip"}, timeout=10)
+    assert page.status_code == 200 and page.headers["Content-Encoding"] in ("br", "gzip")
+    assert "unsafe-eval" not in page.headers["Content-Security-Policy"]
+    script = requests.get(base + "/assets/plotly/plotly-custom.min.js?m=1", headers={"Accept-Encoding": "gzip"})
+    assert script.headers["Content-Encoding"] == "gzip" and "immutable" in script.headers["Cache-Control"]
+    assert requests.get(base + "/healthz", timeout=5).json()["status"] == "ok"
+    for h, seed in [(8, 0), (2, 99), (1, 5)]:
+        assert_right_figures(update(base, h, seed), h, seed)
+    bad = requests.post(base + "/_dash-update-component", data="{", timeout=5,
+                        headers={"Content-Type": "application/json"})
+    assert bad.status_code == 400
+    assert update(base, "8", 0).status_code == 204
+    assert f"--bind\x00127.0.0.1:{deployment.app_port}".encode() in cmdline(deployment.gunicorn_pid())
+
+
+def test_nginx_keeps_fingerprinted_assets_but_not_behind_a_password(deployment, tmp_path):
+    script = deployment.base + "/assets/plotly/plotly-custom.min.js?m=1"
+    caches = [requests.get(script, headers={"Accept-Encoding": "br"}, timeout=10).headers["X-Cache"] for _ in range(2)]
+    assert caches == ["MISS", "HIT"]
+    assert requests.get(deployment.base + "/", timeout=10).headers.get("X-Cache") != "HIT"
+
+    locked = Deployment(tmp_path / "locked.log", env={"CLASS_PASSWORD": "s3cret"})
+    try:
+        for _ in range(2):
+            r = requests.get(locked.base + script.removeprefix(deployment.base), auth=("student", "s3cret"), timeout=10)
+            assert r.status_code == 200 and r.headers["X-Cache"] != "HIT"
+        assert requests.get(locked.base + script.removeprefix(deployment.base), timeout=10).status_code == 401
+    finally:
+        locked.stop()
+
+
+SLOW_HEADERS = b"GET / HTTP/1.1\r\nHost: x\r\n"  # and never the blank line that ends them
+SLOW_BODY = (b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: 1000\r\n\r\n{")  # and never the other 999 bytes
+
+
+def slow_clients(port: int, headers: int, bodies: int) -> list[socket.socket]:
+    socks = []
+    for k in range(headers + bodies):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.sendall(SLOW_HEADERS if k < headers else SLOW_BODY)
+        socks.append(s)
+    return socks
+
+
+def closed_by_server(s: socket.socket, timeout: float) -> bool:
+    s.settimeout(timeout)
+    try:
+        while s.recv(4096):  # nginx may answer 408 first
+            pass
+    except ConnectionResetError:
+        pass
+    except TimeoutError:
+        return False
+    return True
+
+
+def test_slow_clients_do_not_stop_the_class_server(deployment):
+    socks = slow_clients(deployment.port, headers=200, bodies=50)
+    try:
+        time.sleep(0.5)  # they have all reached the server
+        for k in range(3):
+            assert requests.get(deployment.base + "/healthz", timeout=5).json()["status"] == "ok"
+            assert_right_figures(update(deployment.base, 4, k, timeout=5), 4, k)
+        # nginx lets them go after its timeouts (10 s for a header, 10 s between two reads of a body)
+        deadline = time.monotonic() + 20
+        assert all(closed_by_server(s, max(0.1, deadline - time.monotonic())) for s in socks)
+    finally:
+        for s in socks:
+            s.close()
+
+
+def post_headers(port: int, length: int) -> bytes:
+    """Announce a body of `length` bytes, send none of it, and read the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % length)
+        return s.recv(100)
+
+
+def send_chunked(port: int, megabytes: int) -> None:
+    """A whole chunked JSON body of seed values like [{},{},...]; the server may hang up on it early."""
+    parts = [b'{"output": "x", "inputs": ['] + [b"{}," * (2**20 // 3)] * megabytes + [b"{}]}", b""]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        try:
+            s.sendall(b"POST /_dash-update-component HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Transfer-Encoding: chunked\r\n\r\n")
+            for part in parts:
+                s.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+            s.recv(100)
+        except (BrokenPipeError, ConnectionResetError, TimeoutError):
+            pass
+
+
+def test_big_bodies_get_413_before_they_are_read_and_memory_stays_flat(deployment):
+    for port in (deployment.port, deployment.app_port):  # nginx, and the app itself behind it
+        assert post_headers(port, 50_000_000).startswith(b"HTTP/1.1 413")
+        assert post_headers(port, 64 * 1024 + 1).startswith(b"HTTP/1.1 413")
+    master = deployment.gunicorn_pid()
+    before = worker_rss_mib(master)
+    for _ in range(6):
+        send_chunked(deployment.app_port, 50)
+        send_chunked(deployment.port, 50)
+    assert worker_rss_mib(master) - before < 20  # MiB; a parsed 50 MB body took 1.2 GiB
+    assert_right_figures(update(deployment.base, 8, 1), 8, 1)
+
+
+def train(base: str, seed: int, in_a_row: int = 8, timeout: float = 60) -> None:
+    """Press "train" and poll as the page does, until `in_a_row` polls in a row (whichever worker
+    answers them) say the runs are ready."""
+    deadline, ready, polls = time.monotonic() + timeout, 0, 0
+    while ready < in_a_row:
+        assert time.monotonic() < deadline, f"seed {seed} not trained"
+        r = requests.post(base + "/_dash-update-component", json=press_train_body(seed, polls), timeout=10)
+        assert r.status_code == 200, r.status_code
+        ready = ready + 1 if r.json()["response"].get("learn-ready", {}).get("data") == seed else 0
+        polls += 1
+        time.sleep(0.05)
+
+
+def trainer_states(base: str, n: int = 12) -> set[str]:
+    return {requests.get(base + "/healthz", timeout=5).json()["trainer"] for _ in range(n)}
+
+
+def test_a_killed_trainer_or_worker_is_replaced_and_nothing_is_left(deployment):
+    base = deployment.base
+    for seed in range(1, 5):  # until both workers have started their trainer
+        train(base, seed, in_a_row=2)
+        if len(set(deployment.trainers().values())) == 2:
+            break
+    trainers = deployment.trainers()
+    assert len(set(trainers.values())) == 2 and trainer_states(base) == {"ok"}
+
+    for pid in trainers:
+        os.kill(pid, signal.SIGKILL)
+    assert wait_until(lambda: trainer_states(base) == {"down"}, 10)
+    train(base, 6, in_a_row=12)  # each worker trains it in a new trainer
+    assert trainer_states(base) == {"ok"} and not set(trainers) & set(deployment.trainers())
+
+    worker = next(iter(deployment.trainers().values()))
+    doomed = descendants(worker) | {worker}  # the worker, its trainer and multiprocessing's resource tracker
+    assert len(doomed) == 3
+    os.kill(worker, signal.SIGKILL)
+    assert wait_until(lambda: not any(alive(p) for p in doomed), 10)
+    assert wait_until(lambda: len(deployment.workers()) == 2, 30)  # gunicorn starts another
+    train(base, 7, timeout=90)
+
+
+def test_python_app_py_takes_its_trainer_with_it(tmp_path):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = gunicorn(port)
+    with open(tmp_path / "app.log", "w") as log:
+        proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port)], cwd=ROOT, stdout=log, stderr=log)
     try:
-        page = requests.get(base + "/", headers={"Accept-Encoding": "br, gzip"}, timeout=10)
-        assert page.status_code == 200 and page.headers["Content-Encoding"] in ("br", "gzip")
-        assert "unsafe-eval" not in page.headers["Content-Security-Policy"]
-        script = requests.get(base + "/assets/plotly/plotly-custom.min.js?m=1", headers={"Accept-Encoding": "gzip"})
-        assert script.headers["Content-Encoding"] == "gzip" and "immutable" in script.headers["Cache-Control"]
-        assert requests.get(base + "/healthz", timeout=5).json() == {"status": "ok"}
-        for h, seed in [(8, 0), (2, 99), (1, 5)]:
-            assert_right_figures(update(base, h, seed), h, seed)
-        bad = requests.post(base + "/_dash-update-component", data="{", timeout=5,
-                            headers={"Content-Type": "application/json"})
-        assert bad.status_code == 400
-        assert update(base, "8", 0).status_code == 204
+        wait_until_up(base + "/healthz", proc)
+        train(base, 3, in_a_row=1)
+        children = descendants(proc.pid)
+        assert len(children) == 2  # the trainer and multiprocessing's resource tracker
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=10)
+        assert wait_until(lambda: not any(alive(p) for p in children), 10)
     finally:
-        stop(proc)
+        proc.kill()
+        proc.wait()
 
 
 NGINX_CONF = """
@@ -92,8 +305,8 @@ def test_two_instances_behind_nginx_survive_losing_one(tmp_path):
     first, second = gunicorn(a, workers=1), gunicorn(b, workers=1)
     conf = tmp_path / "nginx.conf"
     conf.write_text(textwrap.dedent(NGINX_CONF.format(dir=tmp_path, a=a, b=b, port=port)))
-    nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", str(tmp_path), "-c", str(conf), "-g", "daemon off;"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    nginx = subprocess.Popen(["/usr/sbin/nginx", "-p", str(tmp_path), "-e", "stderr", "-c", str(conf),
+                              "-g", "daemon off;"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_until_up(base + "/healthz", nginx)
         served_by = set()

@@ -1,22 +1,29 @@
-"""The server as a forged request or a sysadmin sees it: headers, bad input, password, health."""
+"""The server as a forged request or a sysadmin sees it: headers, bad input, limits, password, health."""
 
 import base64
+import io
 import itertools
 import json
+import logging
 
 import numpy as np
 import pytest
+from dash import Input, Output
 
 import app as app_module
-from dashboard import create_app
+from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from tests.dash_requests import eq_body, example_body
+from tests.dash_requests import eq_body, example_body, press_train_body
 from tests.util import decode
 
-FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, 10**400, -(10**30), None, [], [8],
-                 {"h": 8}, {"__proto__": 1}, "x" * 100_000]
+FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
+                 {"h": 8}, {"__proto__": 1}, "x" * 10_000, json.loads("[" * 500 + "]" * 500)]
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +31,16 @@ def client():
     return create_app().server.test_client()
 
 
-def post(client, payload):
+@pytest.fixture
+def failures(caplog):
+    """Every log record at WARNING or above while the test runs."""
+    caplog.set_level(logging.INFO)
+    return lambda: [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def post(client, payload, **kw):
     data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
-    return client.post("/_dash-update-component", data=data, content_type="application/json")
+    return client.post("/_dash-update-component", data=data, content_type="application/json", **kw)
 
 
 def test_valid_update_gives_the_core_values(client):
@@ -37,34 +51,60 @@ def test_valid_update_gives_the_core_values(client):
     np.testing.assert_allclose([decode(t["z"]) for t in heat["data"]], A, rtol=1e-6)
 
 
-def forged_requests():
+def well_formed_forgeries():
+    """This app's callbacks, exactly as declared, with forged values: the callbacks' own checks answer."""
     for field, value in itertools.product(["h", "seed", "tab", "focus", "narrow"], FORGED_VALUES):
         yield example_body(**{field: value})
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
         yield eq_body(perm, positions=positions, head=head)
+    for seed in FORGED_VALUES + [10, -1, 10**6]:
+        yield press_train_body(seed)
+    yield {**example_body(), "changedPropIds": []}
+
+
+def malformed_requests():
+    """Not a request for one of this app's callbacks: refused before Dash sees it."""
     valid = example_body()
     yield {k: v for k, v in valid.items() if k != "inputs"}
     yield {k: v for k, v in valid.items() if k != "output"}
     yield {**valid, "inputs": [{"id": "heads"}]}
     yield {**valid, "inputs": "heads"}
-    yield {**valid, "output": "nope.figure"}
-    yield {**valid, "outputs": None}
     yield {**valid, "inputs": valid["inputs"][:1]}
-    yield {**valid, "state": [{"id": "cube-focus", "property": "value"}]}
+    yield {**valid, "inputs": valid["inputs"][::-1]}
+    yield {**valid, "inputs": valid["inputs"] + [[valid["inputs"][0]]]}
+    yield {**valid, "output": "nope.figure"}
+    yield {**valid, "output": "x" * 50_000}
+    yield {**valid, "output": ["list"]}
+    yield {**valid, "outputs": None}
+    yield {**valid, "outputs": valid["outputs"][:2]}
+    yield {**valid, "outputs": {"id": example.BLOCKS, "property": "figure"}}
+    yield {**valid, "state": []}
+    yield {**valid, "state": [{"id": "cube-focus", "property": "options", "value": 0}]}
     yield {**valid, "changedPropIds": "heads.value"}
+    yield {**valid, "changedPropIds": ["nope.value"]}
+    yield {**valid, "changedPropIds": [{"id": "heads"}]}
+    # a clientside callback: the browser runs it, the server has nothing to run
+    yield {"output": "display.data", "outputs": {"id": "display", "property": "data"},
+           "inputs": [{"id": "url", "property": "pathname", "value": "/"}],
+           "state": [{"id": "config", "property": "data", "value": {}}], "changedPropIds": []}
     yield [valid]
     yield None
     yield "not json {"
     yield b"\xff\xfe"
+    yield nested(1000)  # deeper than the parser goes
+    yield '{"output": ' + nested(5000) + "}"
 
 
-def test_forged_requests_never_get_a_server_error(client):
-    payloads = list(forged_requests())
-    assert len(payloads) >= 50
-    for payload in payloads:
+def test_forged_requests_get_the_apps_answer_and_malformed_ones_a_400(client, failures):
+    forged, malformed = list(well_formed_forgeries()), list(malformed_requests())
+    assert len(forged) >= 50 and len(malformed) >= 20
+    for payload in forged:
         r = post(client, payload)
-        assert r.status_code in (200, 204, 400), (r.status_code, str(payload)[:200])
-        assert b"Traceback" not in r.data
+        assert r.status_code in (200, 204), (r.status_code, str(payload)[:200])
+    for payload in malformed:
+        r = post(client, payload)
+        assert r.status_code == 400 and "error" in r.get_json(), (r.status_code, str(payload)[:200])
+    assert failures() == []
     test_valid_update_gives_the_core_values(client)
 
 
@@ -83,6 +123,66 @@ def test_malformed_body_is_a_400(client, data):
     assert r.status_code == 400 and r.is_json and "error" in r.get_json()
 
 
+class CountingStream(io.BytesIO):
+    """A request body that remembers how much of it the server read."""
+
+    def read(self, size=-1):
+        chunk = super().read(size)
+        self.consumed = getattr(self, "consumed", 0) + len(chunk)
+        return chunk
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_body_over_the_limit_is_a_413_before_it_is_read(client, failures, chunked):
+    body = json.dumps(example_body(seed=[{}] * 2_000_000)).encode()  # 6 MB
+    stream = CountingStream(body)
+    headers = {"Transfer-Encoding": "chunked"} if chunked else {"Content-Length": str(len(body))}
+    r = client.post("/_dash-update-component", input_stream=stream, content_type="application/json",
+                    headers=headers, environ_overrides={"wsgi.input_terminated": chunked})  # as gunicorn does
+    assert r.status_code == 413
+    assert getattr(stream, "consumed", 0) <= server.MAX_BODY + 1
+    assert post(client, example_body(seed="x" * (server.MAX_BODY - 1000))).status_code == 204  # under it: read
+    assert failures() == []
+
+
+def test_unknown_component_suites_are_404_and_not_logged(client, failures):
+    page = client.get("/").data.decode()
+    known = next(p.split('"')[0] for p in page.split('src="')[1:] if p.startswith("/_dash-component-suites/"))
+    assert client.get(known).status_code == 200
+    package = known.split("/")[2]
+    for path in ["nope/x.js", "nope/x.v1_0_0m1.js", f"{package}/nope.js", f"{package}/../app.py",
+                 f"{package}/" + "a" * 5000 + ".js", "dash/__init__.py"]:
+        r = client.get("/_dash-component-suites/" + path)
+        assert r.status_code == 404, path
+        assert b"Traceback" not in r.data and b"registered" not in r.data
+    assert failures() == []
+
+
+def test_a_bug_in_a_callback_is_a_500_with_one_short_log_line(caplog):
+    app = create_app()
+
+    @app.callback(Output("bug", "children"), Input("bug-input", "value"))
+    def broken(value):
+        raise ValueError("a bug " + "x" * 10_000)
+
+    body = {"output": "bug.children", "outputs": {"id": "bug", "property": "children"},
+            "inputs": [{"id": "bug-input", "property": "value", "value": 1}], "changedPropIds": ["bug-input.value"]}
+    caplog.set_level(logging.INFO)
+    r = post(app.server.test_client(), body)
+    assert r.status_code == 500 and b"Traceback" not in r.data and b"xxxx" not in r.data
+    errors = [rec for rec in caplog.records if rec.levelno >= logging.WARNING]
+    assert len(errors) == 1 and errors[0].exc_info is None
+    line = errors[0].getMessage()
+    assert "ValueError: a bug" in line and "test_server.py" in line and "\n" not in line
+    assert len(line) < 2 * server.MAX_LOGGED
+
+
+def test_long_request_lines_are_cut_in_the_log(client, caplog):
+    caplog.set_level(logging.INFO)
+    logging.getLogger("werkzeug").info('%s - - "%s" %s', "127.0.0.1", "GET /" + "a" * 100_000, "404")
+    assert 0 < len(caplog.records[-1].getMessage()) < 2 * server.MAX_LOGGED
+
+
 @pytest.mark.parametrize("path", ["/", "/healthz", "/assets/site/app.css", "/_dash-layout", "/nope"])
 def test_security_headers_everywhere(client, path):
     h = client.get(path).headers
@@ -99,24 +199,88 @@ def test_fingerprinted_assets_are_cached_for_a_year(client):
     assert any("plotly-custom.min.js" in a for a in assets) and all("?m=" in a for a in assets)
     for asset in assets:
         assert "immutable" in client.get(asset).headers["Cache-Control"]
+    assert "no-store" not in client.get("/").headers.get("Cache-Control", "")  # no password: caching is fine
 
 
 def test_health_endpoint(client):
     r = client.get("/healthz")
-    assert r.status_code == 200 and r.get_json() == {"status": "ok"}
+    assert r.status_code == 200
+    assert r.get_json()["status"] == "ok" and r.get_json()["trainer"] in ("not started", "starting", "ok")
 
 
-def test_class_password_is_off_by_default_and_enforced_when_set(monkeypatch):
-    assert create_app().server.test_client().get("/").status_code == 200
+def auth(password: str, scheme: str = "Basic") -> dict:
+    return {"Authorization": f"{scheme} " + base64.b64encode(f"student:{password}".encode()).decode()}
+
+
+@pytest.fixture
+def password_client(monkeypatch):
     monkeypatch.setenv("CLASS_PASSWORD", "s3cret")
-    c = create_app().server.test_client()
+    return create_app().server.test_client()
+
+
+def test_class_password_is_enforced_when_set(password_client):
+    c = password_client
     assert c.get("/").status_code == 401 and "Basic" in c.get("/").headers["WWW-Authenticate"]
     assert c.get("/healthz").status_code == 200
-    auth = lambda pw: {"Authorization": "Basic " + base64.b64encode(f"student:{pw}".encode()).decode()}  # noqa: E731
     assert c.get("/", headers=auth("wrong")).status_code == 401
     assert c.get("/", headers={"Authorization": "Basic %%%"}).status_code == 401
-    assert c.get("/", headers=auth("s3cret")).status_code == 200
+    for scheme in ["Basic", "basic", "BASIC"]:  # RFC 7617: the scheme name is case-insensitive
+        assert c.get("/", headers=auth("s3cret", scheme)).status_code == 200
+    assert c.get("/", headers=auth("s3cret", "Bearer")).status_code == 401
     assert post(c, example_body()).status_code == 401
+    assert post(c, example_body(), headers=auth("s3cret")).status_code == 200
+
+
+def test_no_password_when_unset(monkeypatch):
+    monkeypatch.delenv("CLASS_PASSWORD", raising=False)
+    assert create_app().server.test_client().get("/").status_code == 200
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_class_password_refuses_to_start(monkeypatch, empty):
+    monkeypatch.setenv("CLASS_PASSWORD", empty)
+    with pytest.raises(ValueError, match="CLASS_PASSWORD is set but empty"):
+        create_app()
+
+
+def test_password_pages_and_json_are_not_stored(password_client):
+    c, ok = password_client, auth("s3cret")
+    assert c.get("/", headers=ok).headers["Cache-Control"] == "no-store"
+    assert c.get("/_dash-layout", headers=ok).headers["Cache-Control"] == "no-store"
+    assert post(c, example_body(), headers=ok).headers["Cache-Control"] == "no-store"
+    assert c.get("/", headers=auth("wrong")).headers.get("Cache-Control") in (None, "no-store")
+    page = c.get("/", headers=ok).data.decode()
+    assets = [p.split('"')[0] for p in page.split('="')[1:] if p.startswith(("/assets/", "/_dash-component-suites/"))]
+    assert len(assets) > 5
+    for asset in assets:  # the browser may keep them; a shared cache, which would skip the password, may not
+        cache = c.get(asset, headers=ok).headers["Cache-Control"]
+        assert "private" in cache and "public" not in cache and "max-age=31536000" in cache
+
+
+def test_wrong_passwords_are_limited_per_client_and_logged(password_client, caplog):
+    caplog.set_level(logging.INFO)
+    c, limit = password_client, server.WRONG_PASSWORDS_PER_MINUTE
+    guesser = {"REMOTE_ADDR": "10.0.0.5"}
+    for k in range(limit):
+        assert c.get("/", headers=auth(f"guess{k}"), environ_base=guesser).status_code == 401
+    r = c.get("/", headers=auth("s3cret"), environ_base=guesser)  # even the right one: no more tries
+    assert r.status_code == 429 and 0 < int(r.headers["Retry-After"]) <= 61
+    # a forwarded address counts only from a proxy on this machine, so the guesser cannot dodge it
+    assert c.get("/", headers={**auth("s3cret"), "X-Real-IP": "10.9.9.9"}, environ_base=guesser).status_code == 429
+    # another student, directly or through the local nginx, is not held up
+    assert c.get("/", headers=auth("s3cret"), environ_base={"REMOTE_ADDR": "10.0.0.6"}).status_code == 200
+    assert c.get("/", headers={**auth("s3cret"), "X-Real-IP": "10.0.0.7"}).status_code == 200
+    logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(logged) == limit + 1 and all("10.0.0.5" in m for m in logged)  # the 429s are not logged
+    assert "refused" in logged[-1]
+
+
+def test_the_limit_ends_with_the_minute():
+    wrong = server.WrongPasswords(limit=2, window=0.2)
+    wrong.record("a"), wrong.record("a")
+    assert wrong.wait("a") > 0 and wrong.wait("b") == 0
+    wrong.start -= 0.2  # the minute is over
+    assert wrong.wait("a") == 0
 
 
 def test_debug_is_off_unless_asked(monkeypatch):

@@ -38,7 +38,7 @@ def pg_server():
 _databases = itertools.count()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.server)])
 def database(request, tmp_path):
     """Store arguments for an empty database: (database_url, data_dir)."""
     if request.param == "sqlite":

@@ -14,10 +14,10 @@ from .. import figures, limits
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 # The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
 RENDERED = CONTENT / "rendered"
-PAIRS = len(core.HEAD_CHOICES) * len(limits.SEEDS)  # every (h, seed) the header allows
-# Caches keyed by a Setting hold every (h, seed) at the seed's size and scale, and as many settings again
-# for experiments (other sizes and scales: too many to keep them all, so the least recently used go).
-SETTINGS_CACHED = 2 * PAIRS
+# Each cache keyed by a Setting (and the display) keeps the 64 most recently used: the settings the controls
+# allow (h, seed, size, scale, temperature) are too many to keep them all. A miss costs milliseconds;
+# bench/bench_cache_memory.py measures the memory when every cache is full of the largest settings.
+SETTINGS_CACHED = 64
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)

@@ -56,7 +56,7 @@ def token_figure(seed: int, size: int) -> dict:
     return fig.token_views(ex.X, ex.cluster)
 
 
-@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+@lru_cache(maxsize=SETTINGS_CACHED)
 def example_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
     r = model(s)[1]
     return fig.block_views(r.Q, r.K, r.V, display), fig.attention_heatmaps(r.A, display)

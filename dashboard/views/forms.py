@@ -28,7 +28,7 @@ def layout() -> html.Div:
     )
 
 
-@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+@lru_cache(maxsize=SETTINGS_CACHED)
 def forms_figures(s: limits.Setting, display: Display) -> tuple[dict, dict, str]:
     ex, r = model(s)
     M = core.bilinear_forms(ex.W_Q, ex.W_K, s.h)  # (h, d, d)

@@ -25,7 +25,7 @@ def layout() -> html.Div:
     return text_beside_view(["multi_head"], [graph(FORWARD), html.P(id=FORWARD_TEXT, className="small live-text")])
 
 
-@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+@lru_cache(maxsize=SETTINGS_CACHED)
 def forward_view(s: limits.Setting, display: Display) -> tuple[dict, str]:
     ex, r = model(s)
     parts = core.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output

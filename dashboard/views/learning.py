@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from multiprocessing import parent_process
 
 import dash_bootstrap_components as dbc
 import numpy as np
 from dash import Input, Output, State, dcc, html, no_update
-from dash.exceptions import PreventUpdate
 
 from .. import attention as core
 from .. import figures, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
-from ..ids import CONFIG, DISPLAY, HEADS, TAB, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, LEARN_READY, TAB, section_id
 from ..wiring import callback, clientside_callback
+from . import surgery
 from .common import graph, text_beside_view
 
 LEARN_SEED = "learn-seed"
 LEARN_TRAIN = "learn-train"
 LEARN_REQUESTED = "learn-requested"  # the training seed asked for with "train"
-LEARN_READY = "learn-ready"  # the training seed whose runs are shown
 LEARN_POLL = "learn-poll"
 LEARN_STATUS = "learn-status"
 LEARN_TASK = "learn-task"
@@ -31,7 +29,7 @@ LEARN_PLAY = "learn-play"
 LEARN_TIMER = "learn-timer"
 LEARN_ATTENTION = "learn-attention"
 LEARN_MASS = "learn-mass"
-URL_PARAMS: list[dict] = []
+URL_PARAMS = surgery.URL_PARAMS
 
 MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
@@ -71,6 +69,7 @@ def layout() -> html.Section:
             graph(LEARN_LOSS, className="mb-4"),
             text_beside_view(["learning_heads"], [html.Div("training step", className="small"), player,
                                                  graph(LEARN_ATTENTION), html.Div(id=LEARN_MASS, className="mt-2")]),
+            surgery.layout(),
         ],
         id=section_id("learning"),
         hidden=True,
@@ -78,18 +77,8 @@ def layout() -> html.Section:
 
 
 def precompute_defaults() -> None:
-    """Train the first training seed at start-up (under gunicorn --preload, once for all workers).
-    A trainer child, which re-imports the main module (app.py) as spawn does, skips it."""
-    if parent_process() is None:
-        trainer.train_here(limits.TRAINING_SEEDS[0])
-
-
-def ready_seed(value) -> int:
-    """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
-    seed = limits.training_seed(value)
-    if trainer.training_runs(seed, wait=False) is None:
-        raise PreventUpdate
-    return seed
+    """Train the first training seed at start-up (under gunicorn --preload, once for all workers)."""
+    trainer.train_here(limits.TRAINING_SEEDS[0])
 
 
 @lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
@@ -140,7 +129,7 @@ def poll_training(seed, polls, tab):
 @callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(DISPLAY, "data"))
 def update_learning_loss(seed, tab, display):
     limits.tab(tab, "learning")
-    return loss_figure(ready_seed(seed), limits.display(display))
+    return loss_figure(limits.trained_seed(seed), limits.display(display))
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_MASS, "children"),
@@ -148,7 +137,7 @@ def update_learning_loss(seed, tab, display):
           Input(DISPLAY, "data"))
 def update_learning_heads(seed, h, k, tab, display):
     limits.tab(tab, "learning")
-    h, seed, k = limits.heads(h), ready_seed(seed), limits.snapshot(k)
+    h, seed, k = limits.heads(h), limits.trained_seed(seed), limits.snapshot(k)
     attention, (own, nxt) = learned_heads(h, seed, k, limits.display(display))
     return attention, mass_table(own, nxt)
 

@@ -32,7 +32,7 @@ def layout() -> html.Section:
     )
 
 
-@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+@lru_cache(maxsize=SETTINGS_CACHED)
 def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
     ex, r = model(s)
     A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K, scale=s.scale_at(core.D_MODEL))  # one head: d_k = d
@@ -41,7 +41,7 @@ def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
     return fig.single_head_heatmap(A_single, zmax), fig.multi_head_heatmaps(r.A, d_k, zmax, display)
 
 
-@lru_cache(maxsize=limits.DISPLAYS * SETTINGS_CACHED)
+@lru_cache(maxsize=SETTINGS_CACHED)
 def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> dict:
     r = model(s)[1]
     return explain.feature_mixing_figure(core.feature_mixing(r, query), query, r.V.shape[-1], display)

@@ -1,0 +1,109 @@
+"""Head surgery in the learning lab: switch a trained head off, give it uniform attention, or swap two heads'
+attention, and see the test loss at once. Which head carries which mixing, shown causally."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+import dash_bootstrap_components as dbc
+from dash import Input, Output, html
+
+from .. import limits, trainer, training
+from ..ids import HEADS, LEARN_READY, TAB
+from ..wiring import callback
+
+SURGERY_OFF = "surgery-off"
+SURGERY_UNIFORM = "surgery-uniform"
+SURGERY_SWAP = "surgery-swap"
+SURGERY_RESULT = "surgery-result"
+NO_SWAP = "none"
+MAX_HEADS = max(limits.HEAD_CHOICES)
+URL_PARAMS = [
+    limits.url_param("off", SURGERY_OFF, [], items=MAX_HEADS, tab="learning"),
+    limits.url_param("uniform", SURGERY_UNIFORM, [], items=MAX_HEADS, tab="learning"),
+    limits.url_param("swap", SURGERY_SWAP, NO_SWAP, choices=[NO_SWAP] + [f"{a}-{b}" for a, b in
+                                                                         combinations(range(1, MAX_HEADS + 1), 2)],
+                     tab="learning"),
+]
+
+
+def layout() -> html.Div:
+    heads = [{"label": f"head {k}", "value": k} for k in range(1, limits.DEFAULT_HEADS + 1)]
+    return html.Div(
+        [
+            html.H3("Head surgery", className="h5"),
+            html.P("Change the trained layer's heads and watch the test loss: a forward pass, no retraining.",
+                   className="small"),
+            html.Fieldset([html.Legend("switch off (head_i = 0)", className="small mb-0"),
+                           dbc.Checklist(id=SURGERY_OFF, options=heads, value=[], inline=True)]),
+            html.Fieldset([html.Legend("uniform attention (A⁽ⁱ⁾ = 1/n)", className="small mb-0"),
+                           dbc.Checklist(id=SURGERY_UNIFORM, options=heads, value=[], inline=True)]),
+            html.Div([dbc.Label("swap the attention of", html_for=SURGERY_SWAP, className="small mb-0"),
+                      dbc.Select(id=SURGERY_SWAP, options=swap_options(limits.DEFAULT_HEADS), value=NO_SWAP,
+                                 size="sm", className="w-auto")]),
+            html.Div(id=SURGERY_RESULT, className="mt-2", **{"aria-live": "polite"}),
+        ],
+        className="surgery mb-4",
+    )
+
+
+def swap_options(h: int) -> list[dict]:
+    return [{"label": "no swap", "value": NO_SWAP}] + [
+        {"label": f"head {a} ↔ head {b}", "value": f"{a}-{b}"} for a, b in combinations(range(1, h + 1), 2)]
+
+
+def surgery(off, uniform, swap, h: int) -> training.Surgery | None:
+    """The checked interventions as head indices, or None when a value is not one of this h's."""
+    heads = range(1, h + 1)
+    if not all(isinstance(v, list) and len(v) <= h and all(limits.is_int(k) and k in heads for k in v)
+               for v in (off, uniform)):
+        return None
+    if swap == NO_SWAP:
+        pair = None
+    elif any(swap == option["value"] for option in swap_options(h)[1:]):
+        pair = tuple(int(k) - 1 for k in swap.split("-"))
+    else:
+        return None
+    return training.Surgery(frozenset(k - 1 for k in off), frozenset(k - 1 for k in uniform), pair)
+
+
+@lru_cache(maxsize=len(limits.TRAINING_SEEDS))
+def test_set(seed: int):
+    return training.test_set(seed)
+
+
+@lru_cache(maxsize=256)  # interventions on every h and seed are too many to keep: the latest 256
+def surgery_loss(seed: int, h: int, cut: training.Surgery) -> float:
+    return training.loss_after_surgery(trainer.training_runs(seed)[h].snapshots[-1], h, *test_set(seed), cut)
+
+
+@callback(Output(SURGERY_OFF, "options"), Output(SURGERY_UNIFORM, "options"), Output(SURGERY_SWAP, "options"),
+          Input(HEADS, "value"))
+def follow_heads(h):
+    h = limits.heads(h)
+    heads = [{"label": f"head {k}", "value": k} for k in range(1, h + 1)]
+    return heads, heads, swap_options(h)
+
+
+@callback(Output(SURGERY_RESULT, "children"), Input(LEARN_READY, "data"), Input(HEADS, "value"),
+          Input(SURGERY_OFF, "value"), Input(SURGERY_UNIFORM, "value"), Input(SURGERY_SWAP, "value"),
+          Input(TAB, "value"))
+def update_surgery(seed, h, off, uniform, swap, tab):
+    limits.tab(tab, "learning")
+    h, seed = limits.heads(h), limits.trained_seed(seed)
+    cut = surgery(off, uniform, swap, h)
+    if cut is None:
+        return html.P(f"Choose heads 1 to {h}.", className="text-danger small", role="alert")
+    before = surgery_loss(seed, h, training.Surgery())
+    after = surgery_loss(seed, h, cut)
+    each_off = [surgery_loss(seed, h, training.Surgery(off=frozenset({i}))) for i in range(h)]
+    return html.Div([
+        html.P([f"test loss (MSE) {before:.4f} as trained → ", html.Strong(f"{after:.4f}"),
+                f" after this surgery ({after / before:.1f} times)." if cut != training.Surgery() else " untouched."],
+               className="mb-1"),
+        html.P("With one head switched off: " + "; ".join(f"head {i + 1} off {loss:.3f}"
+                                                          for i, loss in enumerate(each_off))
+               + f". The dashed line, 3/8 = {training.SINGLE_MIXING_FLOOR:.3f}, is the best any single mixing does.",
+               className="small"),
+    ])

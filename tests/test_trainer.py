@@ -1,0 +1,90 @@
+"""The learning lab's trainer child: replaced when it dies, gone when its parent is, and free of Dash."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from dashboard import trainer
+from dashboard.attention import HEAD_CHOICES
+from tests.conftest import ROOT
+
+
+def alive(pid: int) -> bool:
+    """A running process (a zombie waiting for its parent to reap it counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below `pid`, whichever of its threads started it."""
+    kids = set()
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            kids.update(int(k) for k in f.read().split())
+    return kids.union(*(descendants(k) for k in kids if alive(k)))
+
+
+def wait_until(condition, timeout: float = 60) -> bool:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def child_pid() -> int:
+    trainer.trainer()
+    return trainer._trainer[2].result(timeout=30)
+
+
+def test_a_dead_trainer_is_replaced_on_the_next_request():
+    seed = 7
+    trainer._runs.pop(seed, None)
+    assert trainer.training_runs(seed, wait=False) is None  # training, in the child
+    old = child_pid()
+    assert trainer.health() == "ok"
+    os.kill(old, signal.SIGKILL)
+    assert wait_until(lambda: trainer.health() == "down", 10)
+    assert wait_until(lambda: trainer.training_runs(seed, wait=False) is not None)  # polls, as the page does
+    runs = trainer.training_runs(seed)
+    assert sorted(runs) == list(HEAD_CHOICES) and all(run.test_loss >= 0 for run in runs.values())
+    assert trainer.health() == "ok" and child_pid() != old and not alive(old)
+
+
+def test_the_trainer_child_imports_numpy_and_the_training_code_only():
+    modules = trainer.trainer().submit(eval, "sorted(__import__('sys').modules)").result(timeout=60)
+    assert "numpy" in modules and "dashboard.training" in modules
+    assert not [m for m in modules if m.split(".")[0] in ("dash", "flask", "plotly", "app")]
+
+
+PARENT = """
+import sys
+from dashboard import trainer
+trainer.training_runs(8, wait=False)
+print(trainer._trainer[2].result(), flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_the_trainer_exits_when_its_parent_dies(sig):
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        left = descendants(parent.pid)  # the trainer and multiprocessing's resource tracker
+        assert child in left and len(left) == 2
+        parent.send_signal(sig)
+        parent.wait(timeout=10)
+        assert wait_until(lambda: not any(alive(p) for p in left), 10)
+    finally:
+        parent.kill()
+        parent.wait()
