@@ -15,7 +15,7 @@ from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from tests.dash_requests import eq_body, example_body, press_train_body
+from tests.dash_requests import eq_body, example_body, outline_body, press_train_body
 from tests.util import decode
 
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
@@ -294,3 +294,11 @@ def test_debug_is_off_unless_asked(monkeypatch):
     monkeypatch.setenv("PORT", "7000")
     app_module.main([])
     assert calls[-1]["port"] == 7000
+
+
+def test_outputs_with_allow_duplicate_pass_the_guard_as_the_renderer_names_them():
+    """The renderer sends "figure@<hash>" for an allow_duplicate output; the outline of a new selection is one."""
+    app = create_app()
+    r = app.server.test_client().post("/_dash-update-component", data=json.dumps(outline_body(app, example.HEATMAPS)),
+                                      content_type="application/json")
+    assert r.status_code == 200 and r.get_json()["response"][example.HEATMAPS]["figure"]["operations"]
