@@ -16,12 +16,12 @@ from functools import cache
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
-from flask import request
 
 from .. import attention as core
 from .. import limits
 from ..ids import CONFIG, URL
 from ..qr import join_qr
+from ..server import client_address
 from ..store import RateLimited, RateLimiter, Store, StoreError
 from ..wiring import callback, clientside_callback
 from .questions import KINDS, answers, question, question_example, results_view
@@ -42,6 +42,7 @@ STATUS, QUESTION, PROMPT, FIGURE, COUNT, POLL, RESULTS = (
     "class-status", "class-question", "class-prompt", "class-figure", "class-count", "class-poll", "class-results")
 POLL_MS = 2000
 STARTS = RateLimiter(rate=1 / 60, burst=5)  # new sessions per address: the server holds store.MAX_SESSIONS
+MAX_KEY = 64  # characters of a client's address that key its rate limit
 
 
 @cache
@@ -142,7 +143,7 @@ def start_or_end(starts, ends, page):
         if ctx.triggered_id == END:
             store().end_session(*control(page))
             return None, PATH, "The session has ended: its answers are deleted."
-        STARTS.check(request.remote_addr or "")
+        STARTS.check(client_address()[:MAX_KEY])
         code, token = store().create_session()
     except RateLimited:
         return no_update, no_update, "Too many new sessions from this address: try again in a minute."

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
-from flask import request
 
+from ..server import client_address
 from ..store import RateLimiter, StoreError
 from ..wiring import callback, clientside_callback
 from .classroom import PAGE, POLL_MS, STUDENT, store
@@ -27,7 +27,8 @@ S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
     "class-student-feedback")
 CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
     "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
-# Answers per browser id, and per address (a classroom behind one NAT address shares that one).
+# Answers per browser id, and per address (a classroom behind one NAT address shares that one; behind
+# deploy/nginx.conf, the address nginx names).
 PER_STUDENT = RateLimiter(rate=1.0, burst=5)
 PER_ADDRESS = RateLimiter(rate=100.0, burst=400)
 MAX_ID = 64
@@ -115,7 +116,7 @@ def answer(choice, sends, amount, asked, student, page):
         raise PreventUpdate
     try:
         PER_STUDENT.check(student[:MAX_ID] if isinstance(student, str) else "")
-        PER_ADDRESS.check(request.remote_addr or "")
+        PER_ADDRESS.check(client_address()[:MAX_ID])
         store().answer(code, student, asked.get("id"), value)
     except StoreError as e:
         return str(e)
