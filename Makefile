@@ -26,7 +26,7 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_update.py
 	$(PY) bench/bench_load.py
-	$(PY) bench/bench_browser.py
+	$(PY) bench/bench_interactions.py
 	$(PY) bench/bench_training.py
 	$(PY) bench/bench_class_mode_store.py
 	$(PY) bench/bench_class.py

@@ -195,3 +195,27 @@ function writeParam(p, value) {
   if (p.rule.items) return Array.isArray(value) && value.length ? value.join(",") : null;
   return String(value);
 }
+
+// dcc.Graph calls Plotly.Plots.resize whenever a graph's box changes size, and the box changes size
+// when Plotly has just drawn a figure of another height (a change of h adds or removes a row of heatmaps).
+// That resize finds the box already at the drawn size, yet relayouts the graph and fires a second
+// 'plotly_afterplot', some 150 ms and a busy main thread later. Skip a resize that cannot change
+// the drawing: a graph in a hidden tab (no box), one whose box has the drawn size, to Plotly's own
+// 1 px (plotAutoSize), or one with no traces yet (a view's placeholder: its figure is on the way, and
+// layout.autosize draws it at the box's width). A box of any other size (the window, a phone turned,
+// a tab shown) resizes as before.
+document.addEventListener("DOMContentLoaded", () => {
+  const resize = Plotly.Plots.resize;
+  Plotly.Plots.resize = function (gd) {
+    const full = gd && gd._fullLayout;
+    if (full && gd.getClientRects) {
+      const style = window.getComputedStyle(gd);
+      const hidden = gd.getClientRects().length === 0;
+      const drawnSize = Math.abs(parseFloat(style.width) - full.width) <= 1
+        && Math.abs(parseFloat(style.height) - full.height) <= 1;
+      const placeholder = !gd.data || gd.data.length === 0;
+      if (hidden || drawnSize || placeholder) return Promise.resolve(gd);
+    }
+    return resize.apply(this, arguments);
+  };
+});

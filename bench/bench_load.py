@@ -75,7 +75,8 @@ def main():
     args = parser.parse_args()
 
     ours = [example_body(h, seed) for seed in range(100) for h in HEAD_CHOICES]
-    floor = [body([("heatmaps", "figure"), ("cube", "figure")], [("heads", "value", h)]) for h in HEAD_CHOICES]
+    floor = [body([("heatmaps", "figure"), ("cube", "figure")], [("heads", "value", h), ("seed", "value", seed)])
+             for seed in range(100) for h in HEAD_CHOICES]
     results = {}
     for name, module, bodies in [("floor", "bench.floor_app:server", floor), ("app", "app:server", ours)]:
         results[name] = r = measure(module, bodies, args.seconds, args.clients)

@@ -84,15 +84,16 @@ def is_callback_request(body, callback_map) -> bool:
     if spec is None or "callback" not in spec:  # unknown, or a clientside callback
         return False
     multi = isinstance(spec["output"], list)
-    # The outputs as the callback's name spells them: "id.property", "@hash" included for allow_duplicate
-    # (the renderer sends that; Dash's Output objects drop it).
-    declared = [tuple(name.split(".", 1)) for name in
-                (body["output"][2:-2].split("...") if multi else [body["output"]])]
+    declared = spec["output"] if multi else [spec["output"]]
     inputs = [(x["id"], x["property"]) for x in spec["inputs"]]
     names = {f"{i}.{p}" for i, p in inputs}
     changed = body.get("changedPropIds", [])
+    outputs = ids(body.get("outputs") if multi else [body.get("outputs")])
     return (
-        ids(body.get("outputs") if multi else [body.get("outputs")]) == declared
+        outputs is not None
+        # an output that allows duplicates carries '@<hash>' after its property, as Dash names it
+        and [(i, p.split("@")[0] if isinstance(p, str) else p) for i, p in outputs]
+        == [(o.component_id, o.component_property) for o in declared]
         and ids(body.get("inputs")) == inputs
         and ids(body.get("state", [])) == [(x["id"], x["property"]) for x in spec["state"]]
         and isinstance(changed, list)

@@ -3,6 +3,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -23,7 +24,7 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stdout.read() if proc.stdout else ''}")
+            raise RuntimeError(f"server exited: {output(proc)}")
         try:
             if requests.get(url, timeout=1).status_code < 500:
                 return
@@ -33,13 +34,24 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
     raise TimeoutError(url)
 
 
+def output(proc: subprocess.Popen) -> str:
+    """What a server has printed: from its log file if start() gave it one, else from its pipe."""
+    if hasattr(proc, "log"):
+        proc.log.seek(0)
+        return proc.log.read().decode(errors="replace")[-4000:]
+    return proc.stdout.read() if proc.stdout else ""
+
+
 def start(cmd: list[str], url: str, env: dict | None = None) -> subprocess.Popen:
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Output goes to a file, never to a pipe nobody reads: the dev server logs every request, and
+    # after about 1,000 of them a full pipe blocks it on its next log line.
+    log = tempfile.TemporaryFile()  # noqa: SIM115 (open while the server runs; stop() closes it)
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, stdout=log, stderr=subprocess.STDOUT)
+    proc.log = log
     try:
         wait_until_up(url, proc)
     except Exception:
-        proc.kill()
+        stop(proc)
         raise
     return proc
 
@@ -50,6 +62,9 @@ def stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait()
+    if hasattr(proc, "log"):
+        proc.log.close()
 
 
 @pytest.fixture(scope="session")

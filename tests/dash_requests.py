@@ -105,7 +105,9 @@ def change_of_heads(h, seed, tab="example") -> list[dict]:
     """Every server request one change of h triggers while `tab` is shown."""
     return [example_body(h, seed, tab), forms_body(h, seed, tab), forward_body(h, seed, tab),
             drilldown_body(h, seed, tab=tab), mixing_body(h, seed, tab), feature_mix_body(h, seed, tab=tab),
-            eq_body(h=h, seed=seed, tab=tab)]
+            eq_body(h=h, seed=seed, tab=tab),
+            body([(summary.SUMMARY, "children")], model(h, seed) + [(TAB, "value", tab)]),
+            body([(model_bar.SCALE_TEXT, "children")], model(h, seed))]
 
 
 def click_on_cell(app, h, seed, head, query, key, tab="example") -> list[dict]:

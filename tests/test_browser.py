@@ -7,6 +7,7 @@ import pytest
 from plotly.offline import get_plotlyjs_version
 
 from dashboard import figures
+from dashboard.figures import example
 from dashboard.attention import multi_head_attention, worked_example
 from tests.browser import SETTLED, wait_until
 
@@ -89,7 +90,7 @@ def test_head_button_brings_that_head_forward(page):
     wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
                      " return d[2].opacity > d[0].opacity; }")
     opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
-    on_server = figures.focus_planes(figures.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
+    on_server = example.focus_planes(example.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
     assert opacities == [t["opacity"] for t in on_server if t["type"] == "surface"]
     page.locator("#cube-focus label", has_text="all").click()
     wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity"

@@ -26,7 +26,6 @@ SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
-    "responsive": True,
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
@@ -67,6 +66,7 @@ def head_label(i: int) -> str:
 
 def base_layout(display: Display = DESKTOP, **extra) -> dict:
     layout = {
+        "autosize": True,  # every draw takes the graph's width from its box, also the first after a hidden tab
         "font": {"family": _FONT_FAMILY, "size": display.font_size},
         "paper_bgcolor": _TRANSPARENT,
         "plot_bgcolor": _TRANSPARENT,

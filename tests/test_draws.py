@@ -1,0 +1,51 @@
+"""A change of h draws each figure once, counted from Plotly's 'plotly_afterplot' events; no timer.
+
+The change is over when no callback is in flight, the worked example's figures show the new h,
+and every graph whose box changed size has had the resize dcc.Graph then asks of Plotly (the resize
+that used to draw the heatmaps a second time). bench/bench_interactions.py records all of it.
+"""
+
+import time
+
+import pytest
+
+from bench.bench_interactions import RECORDER, STATE, Callbacks, choose
+
+pytestmark = pytest.mark.browser
+
+# the worked example's figures that depend on h (the tokens do not)
+AFFECTED = ("blocks", "forward", "bilinear-forms", "bilinear-logits", "heatmaps", "cube")
+# Each affected graph shows h heads: Q/K/V with h column blocks each, h heatmaps, h planes.
+SHOWS = """h => {
+  const gd = id => document.querySelector(`#${id} .js-plotly-plot`);
+  const traces = (id, type) => gd(id)._fullData.filter(t => t.type === type).length;
+  return (gd('blocks')._fullLayout.shapes || []).length === 3 * h && traces('heatmaps', 'heatmap') === h
+    && traces('cube', 'surface') === h;
+}"""
+
+
+def change_heads(page, callbacks, h: int) -> dict:
+    """Choose h in the header; return {graph: draws} once the change is over."""
+    choose("heads", str(h))(page, lambda: page.evaluate("window.drawRecorder.arm()"))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # each poll waits two frames in the page: no busy loop, no sleep
+        state = page.evaluate(STATE)
+        if (state["start"] is not None and not callbacks.in_flight and state["calm"] and not state["pending"]
+                and all(state["draws"].get(g) for g in AFFECTED) and page.evaluate(SHOWS, h)):
+            return {graph: len(times) for graph, times in state["draws"].items()}
+    raise AssertionError(f"h = {h} was not drawn in 30 s")
+
+
+def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    callbacks = Callbacks(page)
+    page.goto(app_url + "/?h=1")
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
+    change_heads(page, callbacks, 4)  # first, let the page load settle: its draws are not counted
+    # 4 -> 8 adds a row of heatmaps (a taller box), 8 -> 2 removes it, 2 -> 1 keeps the box
+    for h in (8, 2, 1):
+        draws = change_heads(page, callbacks, h)
+        assert draws == dict.fromkeys(AFFECTED, 1), f"h = {h}: {draws}"
+    context.close()
