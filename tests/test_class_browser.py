@@ -37,6 +37,7 @@ def contexts(browser, app_url):
 def test_a_student_answers_and_sees_the_truth_only_after_the_reveal(contexts):
     lecturer, student = contexts
     lecturer.goto(lecturer.base + "/class")
+    lecturer.wait_for_selector("#class-start", state="visible")
     assert not lecturer.locator("#main").is_visible() and not lecturer.locator(".controls").is_visible()
     lecturer.click("#class-start")
     lecturer.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
