@@ -58,9 +58,9 @@ class Bodies:
                                                                 f"{classroom.PAGE}.data": page("start", "")})
 
     def end(self, code, token):
-        return callback_body(self.app, classroom.start_or_end, {f"{classroom.END}.n_clicks": 1,
+        return callback_body(self.app, classroom.start_or_end, {f"{classroom.END}.submit_n_clicks": 1,
                                                                 f"{classroom.PAGE}.data": page("lecturer", code, token)},
-                             changed=f"{classroom.END}.n_clicks")
+                             changed=f"{classroom.END}.submit_n_clicks")
 
     def open(self, code, token):
         return callback_body(self.app, classroom.open_session, {f"{classroom.PAGE}.data": page("lecturer", code, token)})

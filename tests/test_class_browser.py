@@ -105,3 +105,13 @@ def test_a_reload_keeps_the_lecturer_in_control_and_the_control_link_opens_anoth
         assert not joined.locator("#class-pose").is_visible()
     finally:
         laptop.close()
+
+    # "end session" asks first: dismissed, the session goes on; accepted, it is gone.
+    lecturer.once("dialog", lambda dialog: dialog.dismiss())
+    lecturer.get_by_role("button", name="end session").click()
+    lecturer.click("#class-reveal")  # the session still runs
+    lecturer.wait_for_selector("#class-status:has-text('Revealed: answers are closed.')")
+    lecturer.once("dialog", lambda dialog: dialog.accept())
+    lecturer.get_by_role("button", name="end session").click()
+    lecturer.wait_for_selector("#class-start-status:has-text('The session has ended: its answers are deleted.')")
+    assert lecturer.url == lecturer.base + "/class"

@@ -80,7 +80,8 @@ def layout() -> html.Div:
         html.Div([dbc.Button("pose question", id=POSE, color="primary"),
                   dbc.Button("reveal", id=REVEAL, color="success"),
                   dbc.Button("export CSV", id=EXPORT, color="secondary", outline=True),
-                  dbc.Button("end session", id=END, color="danger", outline=True)],
+                  dcc.ConfirmDialogProvider(dbc.Button("end session", color="danger", outline=True), id=END,
+                                            message="End this session? Its questions and answers are deleted.")],
                  className="d-flex flex-wrap gap-2"),
         html.P(id=STATUS, className="small mt-2 mb-0", role="status"),
     ], className="class-form")
@@ -136,7 +137,7 @@ def shown(q: dict, count: int) -> tuple:
 
 
 @callback(Output(CONTROL, "data", allow_duplicate=True), Output(URL, "pathname"), Output(START_STATUS, "children"),
-          Input(START, "n_clicks"), Input(END, "n_clicks"), State(PAGE, "data"), prevent_initial_call=True)
+          Input(START, "n_clicks"), Input(END, "submit_n_clicks"), State(PAGE, "data"), prevent_initial_call=True)
 def start_or_end(starts, ends, page):
     """Start a session (this tab then holds its control token), or end this tab's session."""
     try:
