@@ -3,12 +3,12 @@
 PY := .venv/bin/python
 PIP_INSTALL := $(PY) -m pip install -q -c constraints.txt
 
-.PHONY: run test test-fast serve bench assets lock system-deps
+.PHONY: run test test-fast serve bench assets lock system-deps node-tools
 
 run: .venv/.runtime
 	$(PY) app.py
 
-test: .venv/.dev system-deps
+test: .venv/.dev system-deps node-tools
 	$(PY) -m pytest
 
 # No browser, gunicorn or nginx: the tests marked `browser` or `server` are left out.
@@ -21,7 +21,7 @@ serve: .venv/.runtime
 	$(PY) deploy/serve.py
 
 # Figures for the README and the issue notes (wrk is Debian's).
-bench: .venv/.dev system-deps
+bench: .venv/.dev system-deps node-tools
 	@$(call apt_missing,/usr/bin/wrk:wrk)
 	$(PY) bench/bench_core.py
 	$(PY) bench/bench_update.py
@@ -31,6 +31,12 @@ bench: .venv/.dev system-deps
 	$(PY) bench/bench_class_mode_store.py
 	$(PY) bench/bench_class.py
 	$(PY) bench/bench_class_mode.py
+	$(PY) bench/bench_lighthouse.py
+
+# axe-core (tests/test_a11y.py) and Lighthouse (bench/bench_lighthouse.py) from npm, pinned by the lock file.
+node-tools:
+	@$(call apt_missing,/usr/bin/npm:npm)
+	cd tests/node && npm ci --no-audit --no-fund --ignore-scripts
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:

@@ -4,8 +4,10 @@
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   explorer: {
     // One section visible at a time; the others stay mounted so their figures and cameras persist.
+    // The model bar shows on the tabs it drives (config.modelTabs).
     showTab: function (tab, config) {
-      return dash_clientside.callback_context.outputs_list.map((o) => o.id !== config.ids.section + tab);
+      return dash_clientside.callback_context.outputs_list.map((o) =>
+        o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
     },
 
     // How figures are drawn: a phone-width page puts fewer panels in a row (turning the phone updates it),
@@ -96,14 +98,14 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return seed;
     },
 
-    // Play steps the training slider forward every tick of the timer, and stops at the end.
+    // Play steps the training slider forward, one snapshot every tick of the timer, and stops at the end.
     play: function (clicks, ticks, step, paused, config) {
       const no = dash_clientside.no_update;
-      const last = config.snapshots - 1;
+      const { every, last } = config.steps;
       if (dash_clientside.callback_context.triggered_id === config.ids.play) {
         return paused ? [step >= last ? 0 : no, false, "pause"] : [no, true, "play"];
       }
-      return step + 1 >= last ? [last, true, "play"] : [step + 1, no, no];
+      return step + every >= last ? [last, true, "play"] : [step + every, no, no];
     },
 
     // Class mode (dashboard/views/classroom.py): /class starts a session; /class/CODE is the lecturer's page
@@ -161,11 +163,13 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         return [no].concat(params.map((p) => (inClass && p.key === "tab" ? null : readParam(q, p))));
       }
       const value = (key) => args[params.findIndex((p) => p.key === key)];
+      const before = new URLSearchParams(search || "");
       const q = new URLSearchParams();
       params.forEach((p, i) => {
         if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
           const text = writeParam(p, args[i]);
-          if (text !== null) q.set(p.key, text);
+          const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
+          if (kept !== null) q.set(p.key, kept);
         }
       });
       const next = "?" + q.toString();
@@ -180,20 +184,31 @@ function readParam(q, p) {
   if (text === null || text === "") return p.default;
   const rule = p.rule;
   if (rule.flag) return text === "1";
-  if (rule.words) return text.slice(0, rule.words).replaceAll(",", " ");
   if (rule.items) return text.split(",").slice(0, rule.items).map(Number).filter(Number.isInteger);
+  if (rule.order) return isOrder(text.split(","), rule.order) ? text.replaceAll(",", " ") : p.default;
   const number = Number(text);
   if (rule.count) return Number.isInteger(number) && number >= 0 && number < rule.count ? number : p.default;
   const found = rule.choices.find((c) => String(c) === text);
   return found === undefined ? p.default : found;
 }
 
-// A value as it stands in the URL; null leaves it out.
+// A value as it stands in the URL; null leaves it out, undefined keeps what the URL has.
 function writeParam(p, value) {
   if (p.rule.flag) return value ? "1" : null;
-  if (p.rule.words) return String(value || "").trim().split(/[\s,;]+/).join(",");
   if (p.rule.items) return Array.isArray(value) && value.length ? value.join(",") : null;
+  if (p.rule.order) {
+    const words = String(value || "").trim().split(/[\s,;]+/);
+    return isOrder(words, p.rule.order) ? words.join(",") : undefined;
+  }
+  if (p.rule.count) return Number.isInteger(value) && value >= 0 && value < p.rule.count ? String(value) : undefined;
   return String(value);
+}
+
+// Words that are the numbers 0..k-1, each once, in some order, for some k up to `most`.
+// The server checks the order against the current number of tokens; this only keeps junk out of the URL.
+function isOrder(words, most) {
+  const seen = new Set(words.filter((w) => /^[0-9]+$/.test(w)).map(Number));
+  return words.length <= most && seen.size === words.length && [...seen].every((k) => k < words.length);
 }
 
 // dcc.Graph calls Plotly.Plots.resize whenever a graph's box changes size, and the box changes size

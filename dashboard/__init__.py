@@ -23,6 +23,7 @@ def create_app():
         serve_locally=True,
         compress=False,  # server.harden sets up flask-compress with gzip for streamed files too
     )
+    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
     app.layout = views.make_layout()
     wiring.wire(app)
     learning.precompute_defaults()

@@ -26,7 +26,7 @@ DEFAULT_SCALE = "seed"
 TAU_STEPS = range(-10, 11)  # slider positions k: τ = 10^(k/10), from 0.1 to 10 on a log scale
 DEFAULT_TAU_STEP = 0
 TRAINING_SEEDS = range(10)
-SNAPSHOTS = range(training.STEPS // training.SNAPSHOT_EVERY + 1)  # slider positions: step = k * SNAPSHOT_EVERY
+TRAINING_STEPS = range(0, training.STEPS + 1, training.SNAPSHOT_EVERY)  # the steps with a snapshot: the slider's
 DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
 def identity_order(n: int) -> str:
@@ -79,8 +79,9 @@ def trained_seed(value) -> int:
     return seed_
 
 
-def snapshot(k) -> int:
-    return member(k, SNAPSHOTS)
+def snapshot(step) -> int:
+    """The snapshot index of a training step the slider allows."""
+    return member(step, TRAINING_STEPS) // training.SNAPSHOT_EVERY
 
 
 class Setting(NamedTuple):
@@ -167,19 +168,20 @@ def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
 
 
 def url_param(key: str, component_id: str, default, *, choices=None, count: int | None = None,
-              words: int | None = None, items: int | None = None, flag: bool = False, tab: str | None = None,
+              order: int | None = None, items: int | None = None, flag: bool = False, tab: str | None = None,
               when: tuple[str, object] | None = None) -> dict:
     """One piece of state the URL holds (?key=value) and the rule the browser reads it by:
-    one of `choices`, an integer 0..count-1, at most `words` characters of words (commas in the URL),
-    a list of at most `items` integers (commas in the URL), or a flag ('1'). With `tab`, the URL holds it only while that tab is shown; with `when` = (key, value),
-    only while the parameter `key` has that value. The server checks the value again when it reaches a callback."""
+    one of `choices`, an integer 0..count-1, an order of at most `order` tokens (commas in the URL; a bad
+    one is never written and reads as the default), a list of at most `items` integers (commas in the URL),
+    or a flag ('1'). With `tab`, the URL holds it only while that tab is shown; with `when` = (key, value),
+    only while the parameter `key` has that value. The server checks the value again in its callback."""
     rule = {"choices": list(choices)} if choices is not None else {"count": count} if count is not None else \
-        {"words": words} if words is not None else {"items": items} if items is not None else {"flag": True}
+        {"order": order} if order is not None else {"items": items} if items is not None else {"flag": True}
     assert flag == ("flag" in rule), "a url_param takes one rule"
     return {"key": key, "id": component_id, "default": default, "rule": rule, "tab": tab, "when": when}
 
 
 def client_config(ids: dict, url_params: list[dict]) -> dict:
     """Defaults, allowed values and ids for the browser (assets/clientside.js)."""
-    return {"heads": list(HEAD_CHOICES), "snapshots": len(SNAPSHOTS),
+    return {"heads": list(HEAD_CHOICES), "steps": {"every": TRAINING_STEPS.step, "last": TRAINING_STEPS[-1]},
             "narrowWidth": NARROW_WIDTH, "allHeads": ALL_HEADS, "ids": ids, "url": url_params}

@@ -90,7 +90,8 @@ def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5, tab="example") -> 
     state = [(example.CUBE_FOCUS, "value", 0)] + cell()
     return [
         body(EXAMPLE_OUTPUTS, controls(h, seed, tab, **m), state),
-        body([(example.TOKENS, "figure")], [(SEED, "value", seed), (SIZE, "value", size), (TAB, "value", tab)]),
+        body([(example.TOKENS, "figure")], [(SEED, "value", seed), (SIZE, "value", size), (TAB, "value", tab),
+                                            (DISPLAY, "data", {"narrow": False, "lecture": False})]),
         body([(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")],
              controls(h, seed, tab, **m), cell()),
         body([(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")], controls(h, seed, tab, **m)),

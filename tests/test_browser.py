@@ -50,9 +50,13 @@ def query(page) -> dict:
     return {k: v[-1] for k, v in parse_qs(urlparse(page.url).query).items()}
 
 
-def choose(page, dropdown_id, label):
-    page.click(f"#{dropdown_id}")
-    page.locator(".dash-dropdown-option", has_text=label).filter(has_text=label).first.click()
+def choose(page, control_id, label):
+    """Click a radio button group's option (h), or type into a number box (the seeds) and press Enter."""
+    if page.locator(f"#{control_id}").get_attribute("type") == "number":
+        page.fill(f"#{control_id}", label)
+        page.press(f"#{control_id}", "Enter")
+    else:
+        page.locator(f"#{control_id} label", has_text=label).click()
 
 
 def core_attention(h, seed):
@@ -62,7 +66,7 @@ def core_attention(h, seed):
 def test_page_loads_without_errors_or_other_hosts(page):
     open_view(page)
     wait_heads(page, "cube", "surface", 4)
-    page.wait_for_selector(".math-display svg", state="attached")  # the formulas are typeset
+    page.wait_for_selector(".math-display img.formula", state="attached")  # the formulas are typeset
     assert page.errors == []
     assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
     assert page.title() == "Multi-head attention explorer"
@@ -136,13 +140,13 @@ def test_url_opens_that_state_and_back_works(page):
     wait_heads(page, "heatmaps", "heatmap", 2)
     heat = page.evaluate(TRACES, "heatmaps")
     np.testing.assert_allclose([t["z"] for t in heat], core_attention(2, 7), rtol=1e-6)
-    assert page.inner_text("#heads") .strip() == "2" and page.inner_text("#seed").strip() == "7"
+    assert page.locator("#heads input:checked").input_value() == "2" and page.input_value("#seed") == "7"
     choose(page, "heads", "8")
     wait_heads(page, "heatmaps", "heatmap", 8)
     assert query(page)["h"] == "8"
     page.go_back()
     wait_heads(page, "heatmaps", "heatmap", 2)
-    assert page.inner_text("#heads").strip() == "2"
+    assert page.locator("#heads input:checked").input_value() == "2"
 
 
 def test_learning_tab_trains_and_replays(page):
@@ -154,7 +158,7 @@ def test_learning_tab_trains_and_replays(page):
     wait_heads(page, "learn-attention", "heatmap", 2)
     notes = "() => document.querySelector('#learn-loss .js-plotly-plot')._fullLayout.annotations.map(a => a.text)"
     assert f"test MSE {trainer.training_runs(0)[1].test_loss:.3f}" in " ".join(page.evaluate(notes))
-    _, own, nxt, _ = learning.learned_attention(2, 0, 20)
+    _, own, nxt, _ = learning.learned_attention(2, 0, 20)  # snapshot 20 = step 400
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
 

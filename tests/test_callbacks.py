@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits
@@ -32,13 +31,13 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens(7, 4, "example")
+    tokens = example.update_tokens(7, 4, "example", False)
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens(bad, 4, "example")
+            example.update_tokens(bad, 4, "example", False)
     with pytest.raises(PreventUpdate):
-        example.update_tokens(7, 4, "mixing")
+        example.update_tokens(7, 4, "mixing", False)
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
@@ -82,7 +81,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     perm = "11 10 9 8 7 6 5 4 3 2 1 0"
     inputs, att, verdict, invalid, message = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, False, 2)
     assert invalid is False and message == ""
-    A_PX, PAP = decode(att["data"][1]["z"]), decode(att["data"][2]["z"])
+    A_PX, PAP = decode(att["data"][0]["z"]), decode(att["data"][1]["z"])
     np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
     np.testing.assert_allclose(decode(inputs["data"][1]["z"]), worked_example(5).X[::-1], rtol=1e-6)
     gap = float(verdict.children[0].children[1].children)
@@ -90,7 +89,7 @@ def test_equivariance_holds_then_breaks_with_positions():
 
     _, att, verdict, _, _ = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, True, 2)
     assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
-    assert np.abs(decode(att["data"][1]["z"]) - decode(att["data"][2]["z"])).max() > 1e-3
+    assert np.abs(decode(att["data"][0]["z"]) - decode(att["data"][1]["z"])).max() > 1e-3
 
 
 @pytest.mark.parametrize("text, fragment", [
@@ -104,7 +103,8 @@ def test_equivariance_holds_then_breaks_with_positions():
 ])
 def test_bad_typed_orders_get_a_message(text, fragment):
     out = equivariance.update_equivariance(2, 0, *SEED_MODEL, "equivariance", False, text, False, 1)
-    assert out[:3] == (no_update, no_update, no_update) and out[3] is True
+    # the previous order's plots and verdict are cleared, not left standing beside the message
+    assert out[0]["data"] == [] == out[1]["data"] and out[2] == "" and out[3] is True
     assert fragment in out[4]
 
 

@@ -114,9 +114,15 @@ def test_equivariance_figures_label_rows_by_token():
     r = attention(2)
     perm = np.array([3, 1, 2, 0, 4, 5, 6, 7, 8, 9, 10, 11])
     fig = equivariance.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
-    assert fig["layout"]["yaxis2"]["ticktext"][0] == "t3" and fig["layout"]["yaxis"]["ticktext"][0] == "t0"
+    assert fig["layout"]["yaxis"]["ticktext"][0] == "t3" and fig["layout"]["yaxis3"]["ticktext"][0] == "t0"
     titles = [a["text"] for a in fig["layout"]["annotations"]]
-    assert titles == ["<b>A⁽²⁾(X)</b>", "<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>"]
+    assert titles == ["<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>", "<b>A⁽²⁾(X)</b>"]
+    # with positional encodings the panels say what they show: X + E
+    fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, with_positions=True)
+    assert fig["layout"]["annotations"][0]["text"] == "<b>A⁽²⁾(PX + E)</b>"
+    # on a phone, the two panels that must be equal share the first row
+    fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, figures.Display(narrow=True))
+    assert fig["layout"]["yaxis"]["domain"] == fig["layout"]["yaxis2"]["domain"]
 
 
 def test_typed_array_round_trips_and_config_has_no_share_button():

@@ -131,13 +131,18 @@ def test_learning_callbacks_show_the_runs():
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, table = learning.update_learning_heads(0, 2, 20, "learning", False)
+    attention, sentence, table = learning.update_learning_heads(0, 2, 400, "learning", False)
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
+    # each head's role is read from its measured masses, not written in advance
+    _, own, nxt, _ = learning.learned_attention(2, 0, 20)
+    for i in range(2):
+        expected = "its own cluster" if own[i] > nxt[i] else "the next cluster"
+        assert f"{expected} ({max(own[i], nxt[i]):.2f})" in sentence.split("; ")[i]
 
 
 @pytest.mark.parametrize("seed, h, k", [(10, 2, 0), (-1, 2, 0), ("0", 2, 0), (0.0, 2, 0), (None, 2, 0),
-                                         (0, 3, 0), (0, True, 0), (0, 2, 21), (0, 2, -1), (0, 2, "5"),
+                                         (0, 3, 0), (0, True, 0), (0, 2, 21), (0, 2, 20.0), (0, 2, 420), (0, 2, -1), (0, 2, "5"),
                                          (0, 2, 1.5), (0, 2, [1]), (10**100, 2, 0)])
 def test_forged_learning_inputs_are_refused(seed, h, k):
     with pytest.raises(PreventUpdate):

@@ -30,6 +30,7 @@ GRAPH_CONFIG = {
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
+LECTURE_COLUMNS, LECTURE_PANEL_PX = 3, 520  # lecture mode: panels over 400 px wide on a 1920 px projector
 _FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
@@ -119,10 +120,12 @@ def heatmap_grid(
     `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
     Row 0 is at the top and cells are square, as in the seed's imshow.
     `row_labels` / `col_labels` give each panel its own tick labels. A phone-width page
-    (`display.narrow`) gets at most NARROW_COLUMNS panels a row.
+    (`display.narrow`) gets at most NARROW_COLUMNS panels a row; lecture mode fewer, larger panels.
     """
     panels = [np.asarray(p) for p in panels]
     k = len(panels)
+    if display.lecture and not display.narrow:
+        max_cols, panel_px = min(max_cols, LECTURE_COLUMNS), max(panel_px, LECTURE_PANEL_PX)
     cols = min(NARROW_COLUMNS if display.narrow else max_cols, k)
     rows = rows_for(k, cols)
     if zmin is None:  # symmetric, for signed data
@@ -156,7 +159,7 @@ def heatmap_grid(
                              f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
         })
         axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain",
-                "tickfont": {"size": display.font_size - 3}}
+                "tickfont": {"size": display.font_size if display.lecture else display.font_size - 3}}
         layout["xaxis" + sx] = {
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
             **_ticks(col_labels[p] if col_labels else None, n_cols, cols),

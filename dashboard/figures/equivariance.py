@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, FEATURE_SCALE, Display, head_label, heatmap_grid
+from . import DESKTOP, FEATURE_SCALE, Display, base_layout, head_label, heatmap_grid
 
 
 def token_labels(order) -> list[str]:
@@ -12,20 +12,31 @@ def token_labels(order) -> list[str]:
     return [f"t{int(t)}" for t in order]
 
 
-def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm) -> dict:
-    """X and PX, each (n, d) with positions already added if any, rows named by the token they hold."""
+def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm, with_positions: bool = False,
+                        display: Display = DESKTOP) -> dict:
+    """X and PX, each (n, d) with positions E already added if any, rows named by the token they hold."""
     rows = [token_labels(range(len(perm))), token_labels(perm)]
-    return heatmap_grid([X_in, PX_in], ["X", "PX"], max_cols=2, zmin=None, colorscale=FEATURE_SCALE,
+    titles = ["X + E", "PX + E"] if with_positions else ["X", "PX"]
+    return heatmap_grid([X_in, PX_in], titles, max_cols=2, zmin=None, colorscale=FEATURE_SCALE, display=display,
                         colorbar_title="x", x_title="feature", y_title="row", value_name="x",
                         row_labels=rows, panel_px=300)
 
 
 def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, perm, head: int,
-                           display: Display = DESKTOP) -> dict:
-    """For one head: A(X), A(PX) and P A(X) P^T, each (n, n); the last two are equal when equivariance holds."""
+                           display: Display = DESKTOP, with_positions: bool = False) -> dict:
+    """For one head: A(PX) and P A(X) P^T first, side by side on every page width (they are equal when
+    equivariance holds), then A(X); each (n, n)."""
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
     label = head_label(head)
+    X, PX = ("X + E", "PX + E") if with_positions else ("X", "PX")
     return heatmap_grid(
-        [A_X, A_PX, PAP], [f"{label}(X)", f"{label}(PX)", f"P {label}(X) Pᵀ"], max_cols=3, display=display,
-        zmax=float(max(A_X.max(), A_PX.max())), row_labels=[ident, permuted, permuted],
-        col_labels=[ident, permuted, permuted], panel_px=300)
+        [A_PX, PAP, A_X], [f"{label}({PX})", f"P {label}({X}) Pᵀ", f"{label}({X})"], max_cols=3, display=display,
+        zmax=float(max(A_X.max(), A_PX.max())), row_labels=[permuted, permuted, ident],
+        col_labels=[permuted, permuted, ident], panel_px=300)
+
+
+def no_order(message: str) -> dict:
+    """In place of the figures while the typed order is not one: no axes, the reason."""
+    return {"data": [], "layout": base_layout(
+        height=120, xaxis={"visible": False}, yaxis={"visible": False},
+        annotations=[{"text": message, "showarrow": False, "xref": "paper", "yref": "paper", "x": 0.5, "y": 0.5}])}

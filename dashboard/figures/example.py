@@ -20,6 +20,7 @@ def cube_layout() -> dict:
     # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
     hidden_axis = {"showbackground": False, "showspikes": False, "color": MID_GREY}
     return base_layout(
+        Display(lecture=True),  # one layout for every display, so that it never changes: 16 px text
         height=520,
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
         showlegend=False,
@@ -73,12 +74,12 @@ def cube_traces(A: np.ndarray) -> list[dict]:
     traces.append({
         "type": "scatter3d",
         "mode": "text",
-        "x": [n - 0.5] * h,
+        "x": [(n - 1) / 2] * h,  # along the middle of each plane's near edge: inside the scene on a phone too
         "y": [-1.5] * h,
         "z": list(range(h)),
         "text": [f"head {i + 1}" for i in range(h)],
-        "textposition": "middle right",
-        "textfont": {"color": MID_GREY, "size": 13},
+        "textposition": "middle center",
+        "textfont": {"color": MID_GREY, "size": 16},  # WebGL text: one size that reads in lecture mode too
         "hoverinfo": "skip",
     })
     return traces
@@ -93,7 +94,7 @@ def focus_planes(traces: list[dict], focus: int | None) -> list[dict]:
             for i, t in enumerate(traces)]
 
 
-def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
+def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) -> dict:
     """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
     Right: X itself as an n x d heatmap."""
     Xc = X - X.mean(axis=0)
@@ -126,19 +127,24 @@ def token_views(X: np.ndarray, cluster: np.ndarray) -> dict:
         "colorbar": {"title": {"text": "x"}, "thickness": 12, "len": 0.9},
         "hovertemplate": "token %{y}, feature %{x}<br>x = %{z:.3f}<extra></extra>",
     })
+    # side by side, or on a phone the projection above X, each with its title over it
+    (x1, y1), (x2, y2) = (([0, 1], [0.58, 1]), ([0, 1], [0, 0.4])) if display.narrow else \
+        (([0, 0.5], [0, 1]), ([0.62, 1], [0, 1]))
     layout = base_layout(
-        height=400,
-        legend={"orientation": "h", "x": 0, "y": -0.25, "yanchor": "top"},
-        margin={"l": 50, "r": 10, "t": 40, "b": 90},
-        xaxis={"domain": [0, 0.5], "title": {"text": "1st principal direction"}, "zeroline": False,
+        display,
+        height=760 if display.narrow else 400,
+        legend={"orientation": "h", "x": 0, "y": y1[0] - 0.08, "yanchor": "top"},
+        margin={"l": 60, "r": 10, "t": 40, "b": 50 if display.narrow else 90},
+        xaxis={"domain": x1, "title": {"text": "1st principal direction"}, "zeroline": False, "gridcolor": GRID},
+        yaxis={"domain": y1, "title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x",
                "gridcolor": GRID},
-        yaxis={"title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x", "gridcolor": GRID},
-        xaxis2={"domain": [0.62, 1], "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
-        yaxis2={"anchor": "x2", "autorange": "reversed", "dtick": 1, "title": {"text": "token"}, "showgrid": False},
+        xaxis2={"domain": x2, "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
+        yaxis2={"domain": y2, "anchor": "x2", "autorange": "reversed", "dtick": 1 if len(X) <= 16 else 4,
+                "title": {"text": "token", "standoff": 4}, "showgrid": False},
         annotations=[
-            {"text": "<b>12 tokens, 3 clusters</b>", "x": 0.25, "y": 1.02, "xref": "paper", "yref": "paper",
-             "showarrow": False, "yanchor": "bottom"},
-            {"text": "<b>X (n × d)</b>", "x": 0.81, "y": 1.02, "xref": "paper", "yref": "paper",
+            {"text": f"<b>{len(X)} tokens, {len(np.unique(cluster))} clusters</b>", "x": sum(x1) / 2, "y": y1[1],
+             "xref": "paper", "yref": "paper", "showarrow": False, "yanchor": "bottom"},
+            {"text": "<b>X (n × d)</b>", "x": sum(x2) / 2, "y": y2[1], "xref": "paper", "yref": "paper",
              "showarrow": False, "yanchor": "bottom"},
         ],
     )

@@ -19,10 +19,10 @@ from . import (
 )
 
 
-def target_mixing_figure(own: np.ndarray, nxt: np.ndarray) -> dict:
-    """The two mixings the task asks for at once: one matrix cannot be both."""
-    return heatmap_grid([own, nxt], ["features 0–3: own cluster", "features 4–7: next cluster"], max_cols=2,
-                        colorbar_title="weight", panel_px=260)
+def target_mixing_figure(own: np.ndarray, nxt: np.ndarray, display: Display = DESKTOP) -> dict:
+    """The two mixings the task asks for at once: one matrix cannot be both. Two-line titles fit a phone."""
+    return heatmap_grid([own, nxt], ["own cluster<br>(features 0–3)", "next cluster<br>(features 4–7)"],
+                        max_cols=2, display=display, colorbar_title="weight", panel_px=260)
 
 
 def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
@@ -31,18 +31,24 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
     hs = sorted(curves)
     k = len(hs)
     cols = NARROW_COLUMNS if display.narrow else k
-    layout = base_layout(display, height=300 * rows_for(k, cols), showlegend=False, annotations=[], shapes=[],
-                         margin={"l": 55, "r": 10, "t": 50, "b": 45})
+    rows = rows_for(k, cols)
+    row_px = 330 if display.lecture else 300
+    # between rows, room for the step axis title below and the next panel's two-line title above
+    layout = base_layout(display, height=row_px * rows, showlegend=False, annotations=[], shapes=[],
+                         margin={"l": 60, "r": 25, "t": 60, "b": 50})  # r: room for the last tick, 400
+    gap = 0.08 if rows == 1 else 0.16
     data = []
-    for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=0.08), hs)):
+    for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=gap), hs)):
         sx = axis_suffix(p)
         losses, test_loss = curves[h]
         data.append({"type": "scatter", "mode": "lines", "x": typed_array(np.arange(len(losses)), "u2"),
                      "y": typed_array(losses), "xaxis": "x" + sx, "yaxis": "y" + sx,
                      "line": {"width": 1.5, "color": CLUSTER_COLOURS[1]},
                      "hovertemplate": f"h = {h}<br>step %{{x}}<br>loss %{{y:.4f}}<extra></extra>"})
-        layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step"}, "gridcolor": GRID,
-                                "range": [0, len(losses)]}
+        steps = len(losses)  # loss before each update: steps 0 .. steps-1, the axis ends at the last
+        layout["xaxis" + sx] = {"domain": xd, "anchor": "y" + sx, "title": {"text": "step", "standoff": 4},
+                                "gridcolor": GRID, "range": [0, steps], "tickvals": list(range(0, steps + 1, 100)),
+                                "automargin": False}
         layout["yaxis" + sx] = {"anchor": "x" + sx, "domain": yd, "type": "log", "range": [-2.3, 0.2],
                                 "gridcolor": GRID,
                                 "tickvals": [0.01, 0.03, 0.1, 0.3, 1], "ticktext": ["0.01", "0.03", "0.1", "0.3", "1"],
@@ -56,5 +62,5 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
             "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
     layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
                                   "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
-                                  "font": {"size": 11, "color": "#D55E00"}})
+                                  "font": {"size": display.font_size, "color": "#D55E00"}})
     return {"data": data, "layout": layout}

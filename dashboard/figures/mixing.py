@@ -7,9 +7,9 @@ import numpy as np
 from . import DESKTOP, Display, head_label, heatmap_grid
 
 
-def single_head_heatmap(A_single: np.ndarray, zmax: float) -> dict:
+def single_head_heatmap(A_single: np.ndarray, zmax: float, display: Display = DESKTOP) -> dict:
     """The one A = softmax(QK^T/sqrt(d)) that single-head attention applies to every column block."""
-    return heatmap_grid([A_single], ["A, for every column block"], zmax=zmax, panel_px=330)
+    return heatmap_grid([A_single], ["A, for every column block"], zmax=zmax, display=display, panel_px=330)
 
 
 def multi_head_heatmaps(A: np.ndarray, d_k: int, zmax: float, display: Display = DESKTOP) -> dict:

@@ -5,12 +5,11 @@ A view module holds its tab's layout and its callbacks side by side (see views/e
 
 from __future__ import annotations
 
-import dash_bootstrap_components as dbc
 from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from ..wiring import clientside_callback
 from . import classroom, controls, equivariance, example, learning, mixing, model, student
 
@@ -26,10 +25,18 @@ URL_PARAMS = [
 
 
 def config() -> dict:
-    ids = {"url": URL, "display": DISPLAY, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
+    ids = {"url": URL, "display": DISPLAY, "modelBar": model.MODEL_BAR, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
-    return dict(limits.client_config(ids, URL_PARAMS), classMode=classroom.client_config())
+    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS),
+            "classMode": classroom.client_config()}
+
+
+# One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
+# figures and cameras persist.
+clientside_callback("showTab", Output(model.MODEL_BAR, "hidden"),
+                    *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
+                    State(CONFIG, "data"))
 
 
 def make_layout() -> html.Div:
@@ -39,10 +46,9 @@ def make_layout() -> html.Div:
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
-            dbc.Container([model.layout()] + [view.layout() for view in VIEWS], fluid="xxl", className="py-3",
-                          id="main"),
-            html.Div(dbc.Container([classroom.layout(), student.layout()], fluid="xxl", className="py-3"),
-                     id=classroom.SECTION, hidden=True),
+            html.Main([model.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3", id="main"),
+            html.Main([classroom.layout(), student.layout()], className="container-xxl py-3", id=classroom.SECTION,
+                      hidden=True),
         ]
     )
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import re
 from functools import cache, lru_cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
@@ -27,11 +30,65 @@ def model(s: limits.Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
 
 
+SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
+
+
 @cache
-def markdown(name: str) -> dcc.Markdown:
-    """A section of the seed's text. Its raw HTML is our own build output, never user input."""
+def markdown(name: str) -> html.Div:
+    """A section of the seed's text, as Dash components built once from our own build output (never user
+    input), so the browser needs no Markdown parser. Each formula is its typeset SVG as an image, its TeX
+    the alt text. The page's one h1 is the header's: a section's h1 becomes an h2."""
     text = (RENDERED / f"{name}.html").read_text(encoding="utf-8")
-    return dcc.Markdown(text, dangerously_allow_html=True, className="prose")
+    formulas = SVG.findall(text)
+    builder = _Builder([formula(svg) for svg in formulas])
+    builder.feed(SVG.sub(lambda m: f'<img data-formula="{formulas.index(m.group(0))}">', text))
+    return html.Div(builder.root, className="prose")
+
+
+def formula(svg: str) -> html.Img:
+    attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
+    lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
+    # the TeX moves to the alt text; left in the SVG, its raw "&" would make the image invalid XML
+    svg = svg.replace(f' aria-label="{attrs["aria-label"]}"', "", 1)
+    return html.Img(src="data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii"),
+                    alt=attrs["aria-label"].strip(), className="formula",
+                    style={"height": attrs["height"], "verticalAlign": lift})
+
+
+class _Builder(HTMLParser):
+    """HTML -> nested Dash html components: the tags marked writes (p, h1-h3, em, strong, ul, ...)."""
+
+    VOID = frozenset({"img", "br", "hr"})
+
+    def __init__(self, formulas: list):
+        super().__init__(convert_charrefs=True)
+        self.formulas, self.root, self.stack = formulas, [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self._add(self.formulas[int(attrs["data-formula"])])
+            return
+        tag = "h2" if tag == "h1" else tag
+        props = {"className": attrs["class"]} if "class" in attrs else {}
+        if "href" in attrs:
+            props["href"] = attrs["href"]
+        node = getattr(html, tag.capitalize())(children=[], **props)
+        self._add(node)
+        if tag not in self.VOID:
+            self.stack.append(node)
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if data.strip() or (self.stack and data):
+            self._add(data)
+
+    def _add(self, node):
+        (self.stack[-1].children if self.stack else self.root).append(node)
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> dcc.Graph:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
-from dash import Input, Output, State, dcc, html
+from dash import Input, Output, State, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL
 from ..wiring import clientside_callback
 
 
@@ -16,18 +16,21 @@ def layout() -> dbc.Navbar:
     return dbc.Navbar(
         dbc.Container(
             [
-                html.Span("Multi-head attention", className="navbar-brand me-3"),
+                html.H1("Multi-head attention", className="navbar-brand me-3 mb-0"),
                 html.Div(
                     [
-                        html.Label("heads h", htmlFor=HEADS, className="small mb-0"),
-                        dcc.Dropdown(id=HEADS, options=[{"label": str(h), "value": h} for h in HEAD_CHOICES],
-                                     value=limits.DEFAULT_HEADS, clearable=False, searchable=False,
-                                     className="control"),
-                        html.Label("seed", htmlFor=SEED, className="small mb-0 ms-2"),
-                        dcc.Dropdown(id=SEED, options=list(limits.SEEDS), value=limits.DEFAULT_SEED,
-                                     clearable=False, searchable=True, className="control"),
+                        # Native controls: a button group and a number box, both reached and set from the keyboard.
+                        html.Span("heads h", id="heads-label", className="small"),
+                        html.Div(dbc.RadioItems(
+                            id=HEADS, options=[{"label": str(h), "value": h} for h in HEAD_CHOICES],
+                            value=limits.DEFAULT_HEADS, inline=True, className="btn-group", inputClassName="btn-check",
+                            labelClassName="btn btn-sm btn-outline-primary", labelCheckedClassName="active",
+                        ), role="radiogroup", **{"aria-labelledby": "heads-label"}),
+                        html.Label("example seed", htmlFor=SEED, className="small mb-0 ms-2"),
+                        dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
+                                  value=limits.DEFAULT_SEED, debounce=True, size="sm", className="seed-box"),
                     ],
-                    className="d-flex align-items-center gap-2",
+                    className="d-flex align-items-center flex-wrap gap-2", role="group", **{"aria-label": "example"},
                 ),
                 dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
                 dbc.RadioItems(
@@ -50,6 +53,3 @@ def layout() -> dbc.Navbar:
 clientside_callback("display", Output(DISPLAY, "data"), Input(URL, "pathname"), Input(LECTURE, "value"),
                     State(CONFIG, "data"))
 
-# One section visible at a time; the others stay mounted so their figures and cameras persist.
-clientside_callback("showTab", *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
-                    State(CONFIG, "data"))

@@ -25,7 +25,7 @@ EQ_CHECK = "eq-check"
 EQ_INPUTS = "eq-inputs"
 EQ_ATTENTION = "eq-attention"
 EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
-URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, words=limits.MAX_PERM_TEXT, tab="equivariance"),
+URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
               limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
 
 
@@ -65,18 +65,20 @@ def update_equivariance(h, seed, size, scale, tau, tab, display, perm_text, posi
     limits.tab(tab, "equivariance")
     s = limits.setting(h, seed, size, scale, tau)
     perm, message = limits.permutation(perm_text, s.n)
-    if perm is None:
-        return no_update, no_update, no_update, True, message
+    if perm is None:  # nothing drawn or claimed for an order that is not one
+        blank = fig.no_order(message)
+        return blank, blank, "", True, message
     i = limits.head_index(head, s.h)
     i = 0 if i is None else i
     ex, _ = model(s)
     with_positions = positions is True
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
-    inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm)
+    display = limits.display(display)
+    inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm, with_positions, display)
     A_X, A_PX = check.original.A[i], check.permuted.A[i]
-    attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i,
-                                           limits.display(display))
+    attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i, display,
+                                           with_positions)
     return inputs, attention, verdict(check, with_positions), False, ""
 
 
@@ -91,7 +93,7 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
             html.Div(
                 "equivariant: the identity holds up to rounding" if holds
                 else "not equivariant: positional encodings make the output depend on order",
-                className="fw-semibold " + ("text-success" if holds else "text-danger"),
+                className="fw-semibold " + ("text-success-emphasis" if holds else "text-danger-emphasis"),
             ),
         ],
         className="eq-verdict " + ("holds" if holds else "breaks"),

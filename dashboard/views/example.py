@@ -50,10 +50,10 @@ def layout() -> html.Section:
     )
 
 
-@lru_cache(maxsize=len(limits.SEEDS) * len(limits.SIZES))
-def token_figure(seed: int, size: int) -> dict:
+@lru_cache(maxsize=SETTINGS_CACHED)
+def token_figure(seed: int, size: int, display: Display) -> dict:
     ex = core.worked_example(seed, size)
-    return fig.token_views(ex.X, ex.cluster)
+    return fig.token_views(ex.X, ex.cluster, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -67,11 +67,12 @@ def cube_data(s: limits.Setting) -> list[dict]:
     return fig.cube_traces(model(s)[1].A)
 
 
-@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(SIZE, "value"), Input(TAB, "value"))
-def update_tokens(seed, size, tab):
+@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(SIZE, "value"), Input(TAB, "value"),
+          Input(DISPLAY, "data"))
+def update_tokens(seed, size, tab, display):
     """The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them."""
     limits.tab(tab, "example")
-    return token_figure(limits.seed(seed), limits.member(size, limits.SIZES))
+    return token_figure(limits.seed(seed), limits.member(size, limits.SIZES), limits.display(display))
 
 
 @callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED, "children"),

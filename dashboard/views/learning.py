@@ -29,11 +29,16 @@ LEARN_PLAY = "learn-play"
 LEARN_TIMER = "learn-timer"
 LEARN_ATTENTION = "learn-attention"
 LEARN_MASS = "learn-mass"
-URL_PARAMS = surgery.URL_PARAMS
+LEARN_ROLES = "learn-roles"
+URL_PARAMS = [limits.url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len(limits.TRAINING_SEEDS),
+                               tab="learning"),
+              limits.url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
+                               tab="learning"),
+              *surgery.URL_PARAMS]
 
 MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
-RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.SNAPSHOTS)
+RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.TRAINING_STEPS)
 
 
 def layout() -> html.Section:
@@ -41,8 +46,8 @@ def layout() -> html.Section:
     trainer_controls = html.Div(
         [
             html.Label("training seed", htmlFor=LEARN_SEED, className="small mb-0"),
-            dcc.Dropdown(id=LEARN_SEED, options=list(limits.TRAINING_SEEDS), value=first, clearable=False,
-                         searchable=False, className="control"),
+            dbc.Input(id=LEARN_SEED, type="number", min=first, max=limits.TRAINING_SEEDS[-1], step=1, value=first,
+                      debounce=True, size="sm", className="seed-box"),
             dbc.Button("train h = 1, 2, 4, 8", id=LEARN_TRAIN, color="primary"),
             html.Span(id=LEARN_STATUS, className="small text-body-secondary", role="status"),
             dcc.Store(id=LEARN_REQUESTED, data=first),
@@ -51,12 +56,12 @@ def layout() -> html.Section:
         ],
         className="d-flex align-items-center gap-2 flex-wrap mb-2",
     )
-    last = limits.SNAPSHOTS[-1]
+    steps = limits.TRAINING_STEPS
     player = html.Div(
         [
             dbc.Button("play", id=LEARN_PLAY, color="secondary", outline=True, size="sm"),
-            html.Div(dcc.Slider(id=LEARN_STEP, min=0, max=last, step=1, value=last, updatemode="drag",
-                                marks={k: str(k * training.SNAPSHOT_EVERY) for k in range(0, last + 1, 5)}),
+            html.Div(dcc.Slider(id=LEARN_STEP, min=steps[0], max=steps[-1], step=steps.step, value=steps[-1],
+                                updatemode="drag", allow_direct_input=False, marks={s: str(s) for s in steps[::5]}),
                      className="flex-grow-1"),
             dcc.Interval(id=LEARN_TIMER, interval=400, disabled=True),
         ],
@@ -64,11 +69,12 @@ def layout() -> html.Section:
     )
     return html.Section(
         [
-            text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK, fig.target_mixing_figure(
-                *training.target_mixings()))]),
+            text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK)]),
             graph(LEARN_LOSS, className="mb-4"),
-            text_beside_view(["learning_heads"], [html.Div("training step", className="small"), player,
-                                                 graph(LEARN_ATTENTION), html.Div(id=LEARN_MASS, className="mt-2")]),
+            text_beside_view(["learning_heads"], [
+                html.Label("training step", htmlFor=LEARN_STEP, id="learn-step-label", className="small"), player,
+                graph(LEARN_ATTENTION), html.P(id=LEARN_ROLES, className="mt-2", **{"aria-live": "polite"}),
+                html.Div(id=LEARN_MASS, className="mt-2")]),
             surgery.layout(),
         ],
         id=section_id("learning"),
@@ -79,6 +85,11 @@ def layout() -> html.Section:
 def precompute_defaults() -> None:
     """Train the first training seed at start-up (under gunicorn --preload, once for all workers)."""
     trainer.train_here(limits.TRAINING_SEEDS[0])
+
+
+@lru_cache(maxsize=limits.DISPLAYS)
+def task_figure(display: Display) -> dict:
+    return fig.target_mixing_figure(*training.target_mixings(), display)
 
 
 @lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
@@ -126,20 +137,40 @@ def poll_training(seed, polls, tab):
     return seed, True, ""
 
 
+@callback(Output(LEARN_TASK, "figure"), Input(TAB, "value"), Input(DISPLAY, "data"))
+def update_learning_task(tab, display):
+    limits.tab(tab, "learning")
+    return task_figure(limits.display(display))
+
+
 @callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(DISPLAY, "data"))
 def update_learning_loss(seed, tab, display):
     limits.tab(tab, "learning")
     return loss_figure(limits.trained_seed(seed), limits.display(display))
 
 
-@callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_MASS, "children"),
+@callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
           Input(LEARN_READY, "data"), Input(HEADS, "value"), Input(LEARN_STEP, "value"), Input(TAB, "value"),
           Input(DISPLAY, "data"))
-def update_learning_heads(seed, h, k, tab, display):
+def update_learning_heads(seed, h, step, tab, display):
     limits.tab(tab, "learning")
-    h, seed, k = limits.heads(h), limits.trained_seed(seed), limits.snapshot(k)
+    h, seed, k = limits.heads(h), limits.trained_seed(seed), limits.snapshot(step)
     attention, (own, nxt) = learned_heads(h, seed, k, limits.display(display))
-    return attention, mass_table(own, nxt)
+    return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
+
+
+def role(own: float, nxt: float) -> str:
+    """A head's role, read from its attention masses; an even head puts 1/3 on each cluster."""
+    if max(own, nxt) < 0.5:
+        return f"has not picked a cluster yet ({own:.2f} own, {nxt:.2f} next)"
+    return f"attends within its own cluster ({own:.2f})" if own > nxt else f"attends to the next cluster ({nxt:.2f})"
+
+
+def roles(own: list, nxt: list, A: np.ndarray, step: int) -> str:
+    """One sentence: what each head does at this step, measured, and how far from even its map is."""
+    parts = [f"{figures.head_label(i)} {role(o, x)}" for i, (o, x) in enumerate(zip(own, nxt))]
+    return (f"At step {step}, in this run: " + "; ".join(parts) + f". The largest weight in the maps is "
+            f"{A.max():.2f}, against {1 / core.N_TOKENS:.2f} for even attention.")
 
 
 def mass_table(own: list, nxt: list) -> dbc.Table:

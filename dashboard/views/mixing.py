@@ -38,7 +38,7 @@ def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
     A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K, scale=s.scale_at(core.D_MODEL))  # one head: d_k = d
     zmax = float(max(A_single.max(), r.A.max()))  # one colour scale for both figures
     d_k = r.V.shape[-1]
-    return fig.single_head_heatmap(A_single, zmax), fig.multi_head_heatmaps(r.A, d_k, zmax, display)
+    return fig.single_head_heatmap(A_single, zmax, display), fig.multi_head_heatmaps(r.A, d_k, zmax, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)

@@ -18,6 +18,7 @@ from .common import model
 MODEL = (Input(HEADS, "value"), Input(SEED, "value"), Input(SIZE, "value"), Input(SCALE, "value"),
          Input(TAU, "value"))
 MODEL_BAR = "model-bar"
+TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
@@ -34,18 +35,19 @@ def layout() -> html.Div:
     sizes = limits.SIZES
     return html.Div(
         [
-            html.Div([dbc.Label("tokens per cluster", html_for=SIZE, className="small mb-0"),
+            html.Div([html.Label("tokens per cluster", htmlFor=SIZE, id=f"{SIZE}-label", className="small mb-0"),
                       dcc.Slider(id=SIZE, min=sizes[0], max=sizes[-1], step=1, value=limits.DEFAULT_SIZE,
-                                 marks={k: str(k) for k in (2, 4, 8, 12, 16)}, className="model-slider")],
+                                 marks={k: str(k) for k in (2, 4, 8, 12, 16)}, allow_direct_input=False,
+                                 className="model-slider")],
                      className="model-control"),
             html.Fieldset([html.Legend("softmax scale", className="small mb-0"),
                            dbc.RadioItems(id=SCALE, options=[{"label": v, "value": k} for k, v in limits.SCALES.items()],
                                           value=limits.DEFAULT_SCALE, inline=True, className="small")],
                           className="model-control"),
-            html.Div([dbc.Label("temperature τ", html_for=TAU, className="small mb-0"),
+            html.Div([html.Label("temperature τ", htmlFor=TAU, id=f"{TAU}-label", className="small mb-0"),
                       dcc.Slider(id=TAU, min=limits.TAU_STEPS[0], max=limits.TAU_STEPS[-1], step=1,
                                  value=limits.DEFAULT_TAU_STEP, marks={k: tau_label(k) for k in (-10, -5, 0, 5, 10)},
-                                 className="model-slider")],
+                                 allow_direct_input=False, className="model-slider")],
                      className="model-control"),
             html.P(id=SCALE_TEXT, className="small mb-0 scale-text", **{"aria-live": "polite"}),
             export.layout(),

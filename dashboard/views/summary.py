@@ -47,7 +47,7 @@ def summary_table(summary: core.HeadSummary, n: int) -> dbc.Table:
             for i, (e, m, o) in enumerate(zip(summary.entropy, summary.largest, summary.own_cluster))]
     return dbc.Table(
         [html.Caption(reading(summary, n)),
-         html.Thead(html.Tr([html.Th("", scope="col"),
+         html.Thead(html.Tr([html.Th("head", scope="col"),
                              html.Th(f"entropy, bits (uniform {np.log2(n):.2f})", scope="col"),
                              html.Th(f"largest weight (uniform {1 / n:.3f})", scope="col"),
                              html.Th("on own cluster (uniform 0.33)", scope="col")])),

@@ -1,0 +1,111 @@
+// Accessibility the components do not give by themselves.
+// Every figure gets a text alternative for screen readers: a one-line reading and, for each heatmap
+// (and each plane of the cube), its numbers as a table. Both are rebuilt from what Plotly drew
+// (gd._fullData, decoded) after every draw, so they always match the picture. The drawing itself
+// is hidden from screen readers, and the toolbar's buttons are taken out of the Tab order (a mouse
+// still reaches them): seven stops per figure were between a keyboard user and the next control.
+(function () {
+  const plain = (html) => String(html || "").replace(/<br>/g, ", ").replace(/<[^>]+>/g, "");
+  const escape = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
+  const fmt = (v) => (Math.abs(v) >= 0.005 || v === 0 ? v.toFixed(2) : v.toExponential(1));
+
+  function axisTitle(layout, ref, fallback) {
+    const axis = layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || layout[ref.replace(/^scene/, "scene")] || {};
+    return plain(axis.title && axis.title.text) || fallback;
+  }
+
+  function labels(layout, ref, count) {
+    const axis = layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || {};
+    const text = Array.isArray(axis.ticktext) && axis.ticktext.length === count && axis.tickvals.every((v, k) => v === k);
+    return Array.from({ length: count }, (_, k) => (text ? plain(axis.ticktext[k]) : String(k)));
+  }
+
+  function table(caption, rows, cols, z, rowName, colName) {
+    const t = document.createElement("table");
+    const head = "<tr><th scope='col'>" + escape(rowName + " \\ " + colName) + "</th>" +
+      cols.map((c) => "<th scope='col'>" + escape(c) + "</th>").join("") + "</tr>";
+    const body = z.map((row, r) => "<tr><th scope='row'>" + escape(rows[r]) + "</th>" +
+      Array.from(row, (v) => "<td>" + fmt(v) + "</td>").join("") + "</tr>").join("");
+    t.innerHTML = "<caption></caption><thead>" + head + "</thead><tbody>" + body + "</tbody>";
+    t.caption.textContent = caption;
+    return t;
+  }
+
+  function describe(gd) {
+    const layout = gd._fullLayout;
+    const titles = (layout.annotations || []).map((a) => plain(a.text)).filter((t) => t);
+    const grids = gd._fullData.filter((t) => (t.type === "heatmap" && t.z) || (t.type === "surface" && t.surfacecolor));
+    const box = document.createElement("div");
+    const parts = [];
+    grids.forEach((t, k) => {
+      const z = Array.from(t.type === "heatmap" ? t.z : t.surfacecolor, (row) => Array.from(row));
+      const name = (t.type === "surface" ? t.name : titles[k]) || "panel " + (k + 1);
+      const flat = z.flat();
+      const max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;
+      const rowName = t.type === "heatmap" ? axisTitle(layout, t.yaxis, "row") : "query r";
+      const colName = t.type === "heatmap" ? axisTitle(layout, t.xaxis, "column") : "key j";
+      const rows = t.type === "heatmap" ? labels(layout, t.yaxis, z.length) : z.map((_, r) => String(r));
+      const cols = t.type === "heatmap" ? labels(layout, t.xaxis, n) : z[0].map((_, c) => String(c));
+      parts.push(`${name}: ${z.length} × ${n}, values ${fmt(Math.min(...flat))} to ${fmt(max)}, ` +
+        `largest at ${rowName} ${rows[Math.floor(at / n)]}, ${colName} ${cols[at % n]}`);
+      box.appendChild(table(name, rows, cols, z, rowName, colName));
+    });
+    const reading = document.createElement("p");
+    reading.textContent = (parts.length ? parts : titles).join("; ") + ".";
+    box.prepend(reading);
+    return box;
+  }
+
+  function update(gd) {
+    if (!gd._fullData) return;
+    gd.querySelectorAll(".main-svg, .gl-container, canvas").forEach((el) => el.setAttribute("aria-hidden", "true"));
+    gd.querySelectorAll(".modebar-btn").forEach((el) => el.setAttribute("tabindex", "-1"));
+    let text = gd.querySelector(":scope > .figure-text");
+    if (!text) {
+      text = document.createElement("div");
+      text.className = "figure-text visually-hidden";
+      gd.appendChild(text);
+    }
+    text.replaceChildren(describe(gd));
+  }
+
+  // dcc.Slider's thumb (role=slider) takes no label of its own: name it by the <label for> of its slider.
+  function nameSliders() {
+    document.querySelectorAll(".dash-slider-thumb:not([aria-labelledby])").forEach((thumb) => {
+      const owner = thumb.closest("[id]");
+      const label = owner && document.querySelector(`label[for="${owner.id}"][id]`);
+      if (label) thumb.setAttribute("aria-labelledby", label.id);
+    });
+  }
+
+  // A display formula wider than its column scrolls sideways: the keyboard must reach it too.
+  function scrollableFormulas() {
+    document.querySelectorAll(".math-display").forEach((box) => {
+      if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
+      else box.removeAttribute("tabindex");
+    });
+  }
+
+  function wire() {
+    nameSliders();
+    scrollableFormulas();
+    document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
+      if (gd.dataset.figureText || typeof gd.on !== "function") return;
+      gd.dataset.figureText = "1";
+      // in the browser's idle time, one figure per task: the first paint and a click never wait for it
+      const later = () => requestIdleCallback(() => update(gd), { timeout: 2000 });
+      gd.on("plotly_afterplot", later);
+      later();
+    });
+  }
+
+  let queued = false;
+  const soon = () => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(() => { queued = false; wire(); });
+    }
+  };
+  new MutationObserver(soon).observe(document.documentElement, { childList: true, subtree: true });
+  window.addEventListener("resize", soon);
+})();

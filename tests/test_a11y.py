@@ -1,0 +1,106 @@
+"""WCAG 2.1 AA, checked by axe-core (npm, tests/node; `make node-tools`) on every tab, light and dark,
+desktop and phone; and the keyboard and screen-reader paths axe cannot see."""
+
+from pathlib import Path
+
+import pytest
+
+from dashboard.limits import TABS
+from tests.browser import wait_until
+
+pytestmark = pytest.mark.browser
+
+AXE = Path(__file__).resolve().parent / "node" / "node_modules" / "axe-core" / "axe.min.js"
+SIZES = {"desktop": (1440, 900), "phone": (390, 844)}
+# WCAG 2.0/2.1 A and AA, and axe's best practices (one h1, a main landmark, all content in landmarks).
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .js-plotly-plot`);
+  return plots.length > 0 && Array.from(plots).every(gd => gd._fullData && gd._fullData.length > 0
+    && gd.querySelector('.figure-text')); }"""
+
+
+def wait_drawn(page, tab):
+    """Every graph of the tab drawn and described."""
+    wait_until(page, DRAWN, f"section-{tab}", timeout=40)
+
+
+def violations(page) -> list[str]:
+    page.evaluate(AXE.read_text())  # axe's own source, from npm; never a CDN
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS)
+    return [f"{v['id']}: {v['help']} -> {[n['target'] for n in v['nodes']][:4]}" for v in result["violations"]]
+
+
+@pytest.fixture(scope="module")
+def axe_ready():
+    if not AXE.exists():
+        pytest.fail("axe-core is not installed: run `make node-tools`")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("tab", TABS)
+def test_no_axe_violations(browser, app_url, axe_ready, tab, scheme, size):
+    w, h = SIZES[size]
+    # bypass_csp lets axe's source be evaluated in the page; the app's own scripts run as always
+    context = browser.new_context(viewport={"width": w, "height": h}, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{app_url}/?tab={tab}&h=4")
+    wait_drawn(page, tab)
+    found = violations(page)
+    assert found == [], "\n".join(found)
+    context.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    page.base = app_url
+    yield page
+    context.close()
+
+
+def test_page_structure(page):
+    page.goto(page.base + "/?tab=equivariance")
+    wait_drawn(page, "equivariance")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.locator("h1").count() == 1 and page.locator("main").count() == 1
+    assert page.locator(".dash-dropdown-focus-target, [aria-hidden=true] [tabindex='0']").count() == 0
+
+
+def test_heatmaps_have_a_reading_and_their_numbers(page):
+    from dashboard.attention import multi_head_attention, worked_example
+
+    page.goto(page.base + "/?h=2&seed=3")
+    wait_drawn(page, "example")
+    text = page.locator("#heatmaps .figure-text")
+    A = multi_head_attention(*worked_example(3)[:5], 2).A
+    reading = text.locator("p").inner_text()
+    assert reading.startswith("A⁽¹⁾: 12 × 12") and f"to {A[0].max():.2f}" in reading
+    tables = text.locator("table")
+    assert tables.count() == 2
+    cells = tables.nth(1).locator("tbody tr").nth(5).locator("td").all_inner_texts()
+    assert cells == [f"{v:.2f}" for v in A[1, 5]]
+    # the drawing itself is hidden from screen readers: the text stands for it
+    assert page.locator("#heatmaps .main-svg:not([aria-hidden=true])").count() == 0
+
+
+def test_toolbars_are_out_of_the_tab_order(page):
+    page.goto(page.base + "/")
+    wait_drawn(page, "example")
+    assert page.locator(".modebar-btn").count() > 0
+    assert page.locator(".modebar-btn:not([tabindex='-1'])").count() == 0
+
+
+def test_seed_is_typed_from_the_keyboard(page):
+    page.goto(page.base + "/")
+    wait_drawn(page, "example")
+    page.focus("#seed")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("42")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**seed=42**", timeout=10000)
+    # the heads are a radio group: arrow keys move along it
+    page.focus("#heads input:checked")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**h=8**", timeout=10000)

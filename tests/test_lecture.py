@@ -1,0 +1,59 @@
+"""Lecture mode (?lecture=1, or the header switch): on every tab, at 1920x1080, figure text of 16 px
+or more, per-head heatmaps at least 400 px wide, no figure toolbars, larger explanation text."""
+
+import pytest
+
+from dashboard.limits import TABS
+from tests.test_a11y import wait_drawn
+
+pytestmark = pytest.mark.browser
+
+HEATMAPS = {"example": "heatmaps", "mixing": "mixing-multi", "equivariance": "eq-attention",
+            "learning": "learn-attention"}
+# Every SVG text of the tab's figures with its computed font size; each heatmap's drawn width.
+MEASURE = """(section) => {
+  const plots = Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`));
+  const texts = plots.flatMap(gd => Array.from(gd.querySelectorAll('.main-svg text'))
+    .filter(t => t.textContent.trim() && t.getBBox().width > 0)
+    .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize)]));
+  const widths = {};
+  plots.forEach(gd => { widths[gd.parentElement.id] = Array.from(gd.querySelectorAll('.heatmaplayer image'))
+    .map(im => im.getBoundingClientRect().width); });
+  return {texts, widths, prose: parseFloat(getComputedStyle(document.querySelector(`#${section} .prose p`)).fontSize),
+          toolbars: Array.from(document.querySelectorAll(`#${section} .modebar-container`))
+            .filter(m => getComputedStyle(m).display !== 'none').length};
+}"""
+
+
+def measure(browser, app_url, tab, lecture):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{app_url}/?tab={tab}&h=8{'&lecture=1' if lecture else ''}")
+    wait_drawn(page, tab)
+    result = page.evaluate(MEASURE, f"section-{tab}")
+    context.close()
+    return result
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_lecture_mode_is_readable_from_the_back(browser, app_url, tab):
+    normal, lecture = measure(browser, app_url, tab, False), measure(browser, app_url, tab, True)
+    small = [(text, size) for text, size in lecture["texts"] if size < 16]
+    assert small == [], small[:10]
+    widths = lecture["widths"][HEATMAPS[tab]]
+    assert widths and min(widths) >= 400, widths
+    assert lecture["toolbars"] == 0
+    assert lecture["prose"] > normal["prose"]
+
+
+def test_the_switch_turns_it_on_for_every_tab(browser, app_url):
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(app_url + "/?tab=mixing")
+    wait_drawn(page, "mixing")
+    page.locator("label[for=lecture]").click()
+    page.wait_for_url("**lecture=1**", timeout=10000)
+    page.locator("#tab label", has_text=TABS["learning"]).click()
+    wait_drawn(page, "learning")
+    assert "lecture=1" in page.url and page.evaluate("document.documentElement.classList.contains('lecture')")
+    context.close()
