@@ -47,8 +47,8 @@ def make_layout() -> html.Div:
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
             html.Main([model.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3", id="main"),
-            html.Main([classroom.layout(), student.layout()], className="container-xxl py-3", id=classroom.SECTION,
-                      hidden=True),
+            html.Div([classroom.layout(), student.layout()], className="container-xxl py-3", id=classroom.SECTION,
+                     role="main", hidden=True),
         ]
     )
 

@@ -67,15 +67,16 @@ def layout() -> html.Div:
         dbc.RadioItems(id=KIND, options=[{"label": v, "value": k} for k, v in KINDS.items()], value="key",
                        inline=True, className="mb-2"),
         html.Div([
-            field("heads h", dcc.Dropdown(id=HEADS, options=list(core.HEAD_CHOICES), value=limits.DEFAULT_HEADS,
-                                          clearable=False, searchable=False, className="control")),
-            field("seed", dcc.Dropdown(id=SEED, options=list(limits.SEEDS), value=limits.DEFAULT_SEED,
-                                       clearable=False, className="control")),
+            html.Fieldset([html.Legend("heads h", className="small mb-0"),
+                           dbc.RadioItems(id=HEADS, options=[{"label": str(h), "value": h} for h in core.HEAD_CHOICES],
+                                          value=limits.DEFAULT_HEADS, inline=True, className="btn-group",
+                                          inputClassName="btn-check", labelClassName="btn btn-sm btn-outline-primary",
+                                          labelCheckedClassName="active")]),
+            field("seed", number(SEED, limits.SEEDS[0], limits.SEEDS[-1], limits.DEFAULT_SEED)),
             field("head i", number(HEAD, 1, max(core.HEAD_CHOICES), 1)),
             field("query r", number(QUERY, 0, core.N_TOKENS - 1, 0)),
             field("key j (how much?)", number(KEY, 0, core.N_TOKENS - 1, 1)),
-            field("training seed (learning lab)", dcc.Dropdown(id=TRAIN_SEED, options=list(limits.TRAINING_SEEDS),
-                                                               value=first, clearable=False, className="control")),
+            field("training seed (learning lab)", number(TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
         html.Div([dbc.Button("pose question", id=POSE, color="primary"),
                   dbc.Button("reveal", id=REVEAL, color="success"),
@@ -99,9 +100,9 @@ def layout() -> html.Div:
                      className="small mt-2"),
     ], className="class-join")
     lecturer = html.Div([
-        html.H1("Class mode", className="h3 visually-hidden"),
+        html.H2("Class mode", className="h3 visually-hidden"),
         dbc.Row([dbc.Col(join, md=4), dbc.Col(form, md=8)], className="g-4 mb-3"),
-        html.H2(id=PROMPT, className="h4"),
+        html.H3(id=PROMPT, className="h4"),
         html.P(id=COUNT, className="class-count", **{"aria-live": "polite"}),
         html.Div(id=RESULTS, **{"aria-live": "polite"}),
         html.Div(id=FIGURE, className="mb-3 class-figure"),
@@ -110,7 +111,7 @@ def layout() -> html.Div:
         dcc.Download(id=DOWNLOAD),
     ], id=LECTURER, hidden=True)
     start = html.Div([
-        html.H1("Class mode", className="h3"),
+        html.H2("Class mode", className="h3"),
         html.P("Ask the room a question about the example on the projector: every student answers on a phone "
                "or laptop, with no name and no account, then the class's answers appear beside the truth."),
         dbc.Button("start a session", id=START, color="primary"),

@@ -63,7 +63,7 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
     h = limits.heads(h)
     if h == 1:
         return None, "Which head? needs h = 2, 4 or 8."
-    own = learning.learned_attention(h, seed, limits.SNAPSHOTS[-1])[1]
+    own = learning.learned_attention(h, seed, len(limits.TRAINING_STEPS) - 1)[1]
     return {"kind": "head", "view": "learning", "n": h, "h": h, "seed": seed, "truth": int(own.argmax()),
             "prompt": f"After training with h = {h} heads: which head carries the own-cluster mixing "
                       "(puts most attention on the query's own cluster)?"}, ""
@@ -73,10 +73,10 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
 def question_figure(view: str, seed: int) -> dict:
     """What students see beside a question, never its answer: the tokens, or the learning task."""
     if view == "example":  # the tokens' scatter, the left panel of the worked example's token figure
-        fig = example.token_figure(seed, limits.DEFAULT_SIZE)
+        fig = example.token_figure(seed, limits.DEFAULT_SIZE, figures.DESKTOP)
         layout = {k: v for k, v in fig["layout"].items() if k not in ("xaxis2", "yaxis2")}
-        layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]},
-                      annotations=[{**a, "x": 0.5} for a in layout["annotations"][:1]])
+        layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]}, yaxis={**layout["yaxis"], "domain": [0, 1]},
+                      annotations=[{**layout["annotations"][0], "x": 0.5, "y": 1}])
         return {"data": [t for t in fig["data"] if t["type"] == "scatter"], "layout": layout}
     return learning_fig.target_mixing_figure(*training.target_mixings())
 
@@ -120,6 +120,6 @@ def results_view(q: dict) -> html.Div:
         ex, result = model(s)
         i, r = q["head_index"], q["query_index"]
         j = q["truth"] if q["kind"] == "key" else q["key_index"]
-        parts += [html.H3(f"Why: the weight of key {j} for query {r} in head {i + 1}", className="h5"),
+        parts += [html.H4(f"Why: the weight of key {j} for query {r} in head {i + 1}", className="h5"),
                   drilldown.explanation(core.cell_path(ex.X, result, i, r, j), i, r, j)]
     return html.Div(parts)

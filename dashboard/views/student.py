@@ -36,9 +36,9 @@ MAX_ID = 64
 
 def layout() -> html.Div:
     return html.Div([
-        html.H1("Class question", className="h4"),
+        html.H2("Class question", className="h4"),
         html.P("Waiting for the lecturer's question …", id=S_STATUS, role="status"),
-        html.H2(id=S_PROMPT, className="h5"),
+        html.H3(id=S_PROMPT, className="h5"),
         html.Fieldset([html.Legend("Your answer", className="small mb-1"),
                        dbc.RadioItems(id=CHOICES, options=[], value=None, inline=True, className="flex-wrap",
                                       inputClassName="btn-check", labelClassName="btn btn-outline-primary class-choice",
