@@ -30,6 +30,7 @@ bench: .venv/.dev system-deps node-tools
 	$(PY) bench/bench_training.py
 	$(PY) bench/bench_class_mode_store.py
 	$(PY) bench/bench_class.py
+	$(PY) bench/bench_class_mode.py
 	$(PY) bench/bench_lighthouse.py
 
 # axe-core (tests/test_a11y.py) and Lighthouse (bench/bench_lighthouse.py) from npm, pinned by the lock file.

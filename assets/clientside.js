@@ -108,6 +108,46 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       return step + every >= last ? [last, true, "play"] : [step + every, no, no];
     },
 
+    // Class mode (dashboard/views/classroom.py): /class starts a session; /class/CODE is the lecturer's page
+    // when this tab holds the session's control token, else a student's. The token comes in the fragment
+    // (#control=…, in no request line, so in no access log); it moves to sessionStorage (the CONTROL store)
+    // and out of the address bar, which the projector shows. The server checks code and token.
+    classPage: function (pathname, hash, control, config) {
+      const root = config.classMode.path;
+      const path = pathname || "";
+      const inClass = path === root || path.startsWith(root + "/");
+      const code = inClass ? path.slice(root.length + 1).split("/")[0] : "";
+      const given = new URLSearchParams((hash || "").slice(1)).get("control");
+      let stored = dash_clientside.no_update;
+      if (given && code) control = stored = { code: code, token: given };
+      const token = control && control.code === code ? control.token : null;
+      const mode = !inClass ? "off" : !code ? "start" : token ? "lecturer" : "student";
+      const page = { mode: mode, code: code, token: token, origin: window.location.origin };
+      document.documentElement.classList.toggle("class-mode", inClass);  // hides the dashboard (class.css)
+      const cleared = given ? "" : dash_clientside.no_update;  // dcc.Location then drops it from the address bar
+      return [page, stored, cleared, !inClass, mode !== "start", mode !== "lecturer", mode !== "student"];
+    },
+
+    // The join link and code for the projector; the control link only in the lecturer's own box.
+    classLinks: function (page, config) {
+      if (!page || page.mode !== "lecturer") return ["", "", ""];
+      const join = page.origin + config.classMode.path + "/" + page.code;
+      return [join, page.code, join + "#control=" + page.token];
+    },
+
+    // A student's anonymous id, kept in localStorage: random, made once per browser. getRandomValues also
+    // works on a plain-http classroom address, where crypto.randomUUID does not.
+    studentId: function (page, id) {
+      if (id) return dash_clientside.no_update;
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    },
+
+    // A student's page polls for the question; no other page does.
+    studentPoll: function (page) {
+      return !(page && page.mode === "student");
+    },
+
     // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab, when),
     // so a link opens that view and back and forward work. A missing or bad parameter means the default.
     syncUrl: function (search, ...args) {
@@ -118,7 +158,9 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
       if (fromUrl) {
         const q = new URLSearchParams(search || "");
-        return [no].concat(params.map((p) => readParam(q, p)));
+        // A class-mode page (/class…) shows no tab: the hidden dashboard's views then draw nothing.
+        const inClass = window.location.pathname.startsWith(config.classMode.path);
+        return [no].concat(params.map((p) => (inClass && p.key === "tab" ? null : readParam(q, p))));
       }
       const value = (key) => args[params.findIndex((p) => p.key === key)];
       const before = new URLSearchParams(search || "");

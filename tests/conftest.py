@@ -68,11 +68,12 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_url():
-    """The real app, started as a teacher would: python app.py."""
+def app_url(tmp_path_factory):
+    """The real app, started as a teacher would: python app.py (class mode's SQLite in a temporary folder)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    proc = start([sys.executable, "app.py", "--port", str(port)], url + "/")
+    proc = start([sys.executable, "app.py", "--port", str(port)], url + "/",
+                 env={"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
     yield url
     stop(proc)
 

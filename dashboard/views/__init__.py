@@ -11,7 +11,7 @@ from .. import limits
 from ..attention import HEAD_CHOICES
 from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from ..wiring import clientside_callback
-from . import controls, equivariance, example, learning, mixing, model
+from . import classroom, controls, equivariance, example, learning, mixing, model, student
 
 VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
 URL_PARAMS = [
@@ -28,7 +28,8 @@ def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "modelBar": model.MODEL_BAR, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
-    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS)}
+    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS),
+            "classMode": classroom.client_config()}
 
 
 # One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
@@ -46,6 +47,8 @@ def make_layout() -> html.Div:
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             controls.layout(),
             html.Main([model.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3", id="main"),
+            html.Div([classroom.layout(), student.layout()], className="container-xxl py-3", id=classroom.SECTION,
+                     role="main", hidden=True),
         ]
     )
 
