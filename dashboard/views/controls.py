@@ -33,6 +33,7 @@ def layout() -> dbc.Navbar:
                     className="d-flex align-items-center flex-wrap gap-2", role="group", **{"aria-label": "example"},
                 ),
                 dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
+                html.A("class mode", href="/class", className="small", title="ask the room a question"),
                 dbc.RadioItems(
                     id=TAB, options=[{"label": v, "value": k} for k, v in limits.TABS.items()],
                     value=limits.DEFAULT_TAB, className="btn-group flex-wrap tabbar", inputClassName="btn-check",

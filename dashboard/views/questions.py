@@ -13,7 +13,7 @@ import numpy as np
 from dash import dcc, html
 
 from .. import attention as core
-from .. import figures, limits, trainer, training
+from .. import explain, figures, limits, trainer, training
 from ..figures import learning as learning_fig
 from . import drilldown, example, learning
 from .common import model
@@ -121,5 +121,5 @@ def results_view(q: dict) -> html.Div:
         i, r = q["head_index"], q["query_index"]
         j = q["truth"] if q["kind"] == "key" else q["key_index"]
         parts += [html.H4(f"Why: the weight of key {j} for query {r} in head {i + 1}", className="h5"),
-                  drilldown.explanation(core.cell_path(ex.X, result, i, r, j), i, r, j)]
+                  drilldown.explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)]
     return html.Div(parts)
