@@ -71,6 +71,11 @@ def training_seed(value) -> int:
     return member(value, TRAINING_SEEDS)
 
 
+def tokens(size) -> int:
+    """n, the number of tokens, for a checked number of tokens per cluster."""
+    return N_CLUSTERS * member(size, SIZES)
+
+
 def trained_seed(value) -> int:
     """A training seed whose runs are ready; anything else (a forged one too) gets no update."""
     seed_ = training_seed(value)

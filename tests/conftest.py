@@ -140,3 +140,18 @@ def pytest_sessionfinish(session, exitstatus):
             except ProcessLookupError:
                 pass
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def page(browser, app_url):
+    """A fresh desktop-size page on the app; `page.errors` collects console errors and page errors,
+    `page.requests` every URL the page asked for, `page.base` is the app's address."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.errors, page.requests = [], []
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("request", lambda r: page.requests.append(r.url))
+    page.base = app_url
+    yield page
+    context.close()

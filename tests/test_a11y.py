@@ -51,14 +51,6 @@ def test_no_axe_violations(browser, app_url, axe_ready, tab, scheme, size):
     context.close()
 
 
-@pytest.fixture
-def page(browser, app_url):
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    page = context.new_page()
-    page.base = app_url
-    yield page
-    context.close()
-
 
 def test_page_structure(page):
     page.goto(page.base + "/?tab=equivariance")

@@ -22,18 +22,6 @@ TRACES = """id => {
 }"""
 
 
-@pytest.fixture
-def page(browser, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.errors, page.requests = [], []
-    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("request", lambda r: page.requests.append(r.url))
-    page.base = app_url
-    yield page
-    context.close()
-
 
 def open_view(page, query=""):
     page.goto(page.base + "/" + query)

@@ -27,17 +27,6 @@ def weight(h, seed, i, r, j):
     return multi_head_attention(*worked_example(seed)[:5], h).A[i, r, j]
 
 
-@pytest.fixture
-def page(browser, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
-    page.base = app_url
-    yield page
-    context.close()
-
 
 def test_clicking_a_cell_explains_that_weight(page):
     page.goto(page.base + "/?h=4&seed=2")

@@ -109,7 +109,7 @@ clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "
 def follow_size(size, perm_text):
     """A new number of tokens: the identity order for shuffle and reverse, and the typed order reset
     unless it already orders the new n tokens (a link that sets both keeps its order)."""
-    n = limits.N_CLUSTERS * limits.member(size, limits.SIZES)
+    n = limits.tokens(size)
     keep = limits.permutation(perm_text, n)[0] is not None
     return no_update if keep else limits.identity_order(n), limits.identity_order(n)
 

@@ -90,13 +90,15 @@ def update_example(h, seed, size, scale, tau, tab, display, focus, head, query, 
 
 def worked_text(s: limits.Setting) -> str:
     """The seed's worked-example sentence for the chosen h and size, and where the largest weight is."""
-    A = model(s)[1].A
+    result = model(s)[1]
+    A = result.A
     i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
     n, d, h = s.n, core.D_MODEL, s.h
     heads = "1 head" if h == 1 else f"{h} heads"
     return (f"Here: n = {n} tokens in R^{d} (three clusters of {s.size}), h = {heads} with d/h = {d // h} per "
             f"head, weights drawn from seed {s.seed}. Each head computes its own attention matrix from its own "
-            f"Q_i K_iᵀ times the scale {model(s)[1].scale:.3g}. The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
+            f"Q_i K_iᵀ times the scale {result.scale:.3g}. "
+            f"The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
             f"{A[i, r, j] * n:.1f} times the 1/{n} = {1 / n:.3f} that every key gets from a uniform row. "
             "Click any cell to see where its weight comes from.")
 

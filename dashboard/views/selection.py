@@ -12,15 +12,15 @@ from ..wiring import callback, clientside_callback
 CELL = (State(SEL_HEAD, "value"), State(SEL_QUERY, "value"), State(SEL_KEY, "value"))
 
 
-def outlines(head, query, key, s: limits.Setting) -> list[dict]:
-    """The selection's outline as layout shapes for a per-head grid (panel i = head i), or none."""
-    selected, _ = limits.cell(head, query, key, s.h, s.n)
+def outlines(head, query, key, h: int, n: int) -> list[dict]:
+    """The selection's outline as layout shapes for a per-head grid of h panels of n x n, or none."""
+    selected, _ = limits.cell(head, query, key, h, n)
     return [] if selected is None else [figures.cell_outline(*selected)]
 
 
 def with_outline(fig: dict, head, query, key, s: limits.Setting) -> dict:
     """A copy of a cached per-head figure with the selection outlined (the cached dict stays as it is)."""
-    return {**fig, "layout": {**fig["layout"], "shapes": outlines(head, query, key, s)}}
+    return {**fig, "layout": {**fig["layout"], "shapes": outlines(head, query, key, s.h, s.n)}}
 
 
 def clickable(graph_id: str) -> None:
@@ -38,7 +38,7 @@ def outlined(graph_id: str, tab: str) -> None:
               prevent_initial_call=True)
     def outline(head, query, key, h, size, shown):
         limits.tab(shown, tab)  # a hidden graph is outlined when its tab is next drawn
-        s = limits.Setting(limits.heads(h), limits.DEFAULT_SEED, limits.member(size, limits.SIZES))
+        n = limits.tokens(size)
         patch = Patch()  # the layout's shapes only: the data, and so the drawn cells, stay
-        patch["layout"]["shapes"] = outlines(head, query, key, s)
+        patch["layout"]["shapes"] = outlines(head, query, key, limits.heads(h), n)
         return patch
