@@ -10,6 +10,16 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
         o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
     },
 
+    // Hidden tabs do no work (dashboard/views/gate.py): a gate passes its controls' values on while one of
+    // its tabs is shown, and only when they differ from those its view last drew.
+    gate: function (tab, ...values) {
+      const config = values.pop();
+      const passed = values.pop();
+      const tabs = config.gates[dash_clientside.callback_context.outputs_list.id];
+      const same = JSON.stringify(values) === JSON.stringify(passed);
+      return tabs.includes(tab) && !same ? values : dash_clientside.no_update;
+    },
+
     // How figures are drawn: a phone-width page puts fewer panels in a row (turning the phone updates it),
     // lecture mode draws them larger. The width test is the CSS's (max-width: …), so both switch together.
     display: function (pathname, lecture, config) {

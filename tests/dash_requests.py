@@ -6,7 +6,7 @@ from dashboard.views import drilldown, example, forms, forward, learning, mixing
 from dashboard.views import model as model_bar
 
 EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
-                   (example.WORKED, "children")]
+                   (example.WORKED_TEXT, "children")]
 MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure")]
 EQ_OUTPUTS = [(eq.EQ_INPUTS, "figure"), (eq.EQ_ATTENTION, "figure"), (eq.EQ_CHECK, "children"),
               (eq.PERM, "invalid"), (eq.PERM_FEEDBACK, "children")]

@@ -17,3 +17,19 @@ def patch_assignments(patch) -> dict:
     """{location tuple: value} for every Assign operation of a dash.Patch."""
     ops = patch.to_plotly_json()["operations"]
     return {tuple(op["location"]): op["params"]["value"] for op in ops if op["operation"] == "Assign"}
+
+
+def fire(callback, *args, changed=None):
+    """Call a view's server callback as Dash does when the gates in `changed` passed new values (by default
+    every gate: a first draw). `args` are the callback's arguments: a gate's values as a list, in its order."""
+    from dash._callback_context import context_value
+    from dash._utils import AttributeDict
+
+    from dashboard.views.gate import GATES
+
+    fired = [{"prop_id": f"{g.id}.data", "value": None} for g in (GATES if changed is None else changed)]
+    token = context_value.set(AttributeDict(triggered_inputs=fired))
+    try:
+        return callback(*args)
+    finally:
+        context_value.reset(token)

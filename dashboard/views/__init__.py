@@ -11,7 +11,7 @@ from .. import limits
 from ..attention import HEAD_CHOICES
 from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from ..wiring import clientside_callback
-from . import classroom, controls, equivariance, example, learning, mixing, model, student
+from . import classroom, controls, equivariance, example, gate, learning, mixing, model, student
 
 VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
 URL_PARAMS = [
@@ -28,7 +28,7 @@ def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "modelBar": model.MODEL_BAR, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
            "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
-    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS),
+    return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS), "gates": gate.client_config(),
             "classMode": classroom.client_config()}
 
 
@@ -45,6 +45,7 @@ def make_layout() -> html.Div:
             dcc.Location(id=URL, refresh="callback-nav"),
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
+            *gate.stores(),
             controls.layout(),
             html.Main([model.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3", id="main"),
             html.Div([classroom.layout(), student.layout()], className="container-xxl py-3", id=classroom.SECTION,

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, html
+from dash import Output, html
 
 from .. import attention as core
 from .. import explain
 from .. import figures, limits
-from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY, TAB
+from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from ..wiring import callback
 from .common import model
-from .model import MODEL
+from .model import WORKED, WORKED_CELL, checked
 
 DRILLDOWN = "drilldown"
 DEFAULT_CELL = (1, 0, 1)  # head 1, query 0, key 1
@@ -48,11 +48,10 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "children"), *MODEL, Input(SEL_HEAD, "value"), Input(SEL_QUERY, "value"),
-          Input(SEL_KEY, "value"), Input(TAB, "value"))
-def update_drilldown(h, seed, size, scale, tau, head, query, key, tab):
-    limits.tab(tab, "example")
-    s = limits.setting(h, seed, size, scale, tau)
+@callback(Output(DRILLDOWN, "children"), WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
+def update_drilldown(controls, cell):
+    s, _ = checked(WORKED.values(controls))
+    head, query, key = WORKED_CELL.values(cell)
     selected, message = limits.cell(head, query, key, s.h, s.n)
     if selected is None:
         return html.P(message, className="text-danger small", role="alert")

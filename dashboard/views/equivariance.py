@@ -9,10 +9,11 @@ from dash import Input, Output, State, dcc, html, no_update
 from .. import attention as core
 from .. import limits
 from ..figures import equivariance as fig
-from ..ids import CONFIG, DISPLAY, HEADS, SIZE, TAB, section_id
+from ..ids import CONFIG, HEADS, SIZE, section_id
 from ..wiring import callback, clientside_callback
 from .common import graph, head_buttons, model, text_beside_view
-from .model import MODEL
+from .gate import DISPLAYED, MODEL, gate
+from .model import checked
 
 PERM = "perm"
 PERM_FEEDBACK = "perm-feedback"
@@ -27,6 +28,9 @@ EQ_ATTENTION = "eq-attention"
 EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
 URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
               limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
+EQUIVARIANCE = gate("equivariance", ("equivariance",),
+                    {**MODEL, **DISPLAYED, "perm": (PERM, "value"), "positions": (POSITIONS, "value"),
+                     "head": (EQ_HEAD, "value")})
 
 
 def layout() -> html.Section:
@@ -58,12 +62,12 @@ def layout() -> html.Section:
 
 @callback(Output(EQ_INPUTS, "figure"), Output(EQ_ATTENTION, "figure"), Output(EQ_CHECK, "children"),
           Output(PERM, "invalid"), Output(PERM_FEEDBACK, "children"),
-          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"),
-          Input(PERM, "value"), Input(POSITIONS, "value"), Input(EQ_HEAD, "value"))
-def update_equivariance(h, seed, size, scale, tau, tab, display, perm_text, positions, head):
+          EQUIVARIANCE.input, prevent_initial_call=True)
+def update_equivariance(controls):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
-    limits.tab(tab, "equivariance")
-    s = limits.setting(h, seed, size, scale, tau)
+    values = EQUIVARIANCE.values(controls)
+    s, display = checked(values)
+    perm_text, positions, head = values[6:]
     perm, message = limits.permutation(perm_text, s.n)
     if perm is None:  # nothing drawn or claimed for an order that is not one
         blank = fig.no_order(message)
@@ -74,7 +78,6 @@ def update_equivariance(h, seed, size, scale, tau, tab, display, perm_text, posi
     with_positions = positions is True
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
-    display = limits.display(display)
     inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm, with_positions, display)
     A_X, A_PX = check.original.A[i], check.permuted.A[i]
     attention = fig.equivariance_attention(A_X, A_PX, core.permute_attention(A_X, perm), perm, i, display,

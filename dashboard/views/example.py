@@ -6,21 +6,22 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from dash import Input, Output, Patch, State, html
+from dash import Input, Output, Patch, State, html, no_update
 
 from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..ids import CONFIG, DISPLAY, HEADS, SEED, SIZE, TAB, section_id
+from ..ids import CONFIG, HEADS, section_id
 from ..wiring import callback, clientside_callback
 from . import drilldown, forms, forward, selection, summary
 from .common import SETTINGS_CACHED, graph, head_buttons, markdown, model, text_beside_view
-from .model import MODEL
+from .gate import DISPLAYED, MODEL, gate
+from .model import WORKED, WORKED_CELL, checked
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
-WORKED = "worked-text"
+WORKED_TEXT = "worked-text"
 HEATMAPS = "heatmaps"
 CUBE = "cube"
 CUBE_FOCUS = "cube-focus"
@@ -36,7 +37,7 @@ def layout() -> html.Section:
             forward.layout(),
             forms.layout(),
             markdown("worked_example"),
-            html.P(id=WORKED, className="prose live-text"),
+            html.P(id=WORKED_TEXT, className="prose live-text"),
             graph(HEATMAPS, className="mb-2"),
             summary.layout(),
             drilldown.layout(),
@@ -67,22 +68,26 @@ def cube_data(s: limits.Setting) -> list[dict]:
     return fig.cube_traces(model(s)[1].A)
 
 
-@callback(Output(TOKENS, "figure"), Input(SEED, "value"), Input(SIZE, "value"), Input(TAB, "value"),
-          Input(DISPLAY, "data"))
-def update_tokens(seed, size, tab, display):
-    """The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them."""
-    limits.tab(tab, "example")
+# The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
+TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED})
+
+
+@callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)
+def update_tokens(controls):
+    seed, size, display = TOKEN_GATE.values(controls)
     return token_figure(limits.seed(seed), limits.member(size, limits.SIZES), limits.display(display))
 
 
-@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED, "children"),
-          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), State(CUBE_FOCUS, "value"), *selection.CELL)
-def update_example(h, seed, size, scale, tau, tab, display, focus, head, query, key):
+@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED_TEXT, "children"),
+          WORKED.input, WORKED_CELL.input, State(CUBE_FOCUS, "value"), prevent_initial_call=True)
+def update_example(controls, cell, focus):
     """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
     only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
-    limits.tab(tab, "example")
-    s = limits.setting(h, seed, size, scale, tau)
-    blocks, heatmaps = example_figures(s, limits.display(display))
+    s, display = checked(WORKED.values(controls))
+    head, query, key = WORKED_CELL.values(cell)
+    if selection.only_the_cell_changed(WORKED_CELL, WORKED):
+        return no_update, selection.outline_patch(head, query, key, s), no_update, no_update
+    blocks, heatmaps = example_figures(s, display)
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
     return blocks, selection.with_outline(heatmaps, head, query, key, s), cube, worked_text(s)
@@ -104,7 +109,6 @@ def worked_text(s: limits.Setting) -> str:
 
 
 selection.clickable(HEATMAPS)
-selection.outlined(HEATMAPS, "example")
 selection.clickable(CUBE)
 
 # The head buttons follow h; a chosen head that no longer exists falls back to 'all'.

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dash import Input, Output, html
+from dash import Output, html
 
 from .. import attention as core
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..ids import DISPLAY, TAB
 from ..wiring import callback
 from . import selection
 from .common import SETTINGS_CACHED, graph, markdown, model
-from .model import MODEL
+from .model import WORKED, WORKED_CELL, checked
 
 FORMS = "bilinear-forms"
 LOGITS = "bilinear-logits"
@@ -53,13 +52,14 @@ def rank_text(h: int, ranks) -> str:
 
 
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
-          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
-def update_forms(h, seed, size, scale, tau, tab, display, head, query, key):
-    limits.tab(tab, "example")
-    s = limits.setting(h, seed, size, scale, tau)
-    forms, logits, text = forms_figures(s, limits.display(display))
+          WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
+def update_forms(controls, cell):
+    s, display = checked(WORKED.values(controls))
+    head, query, key = WORKED_CELL.values(cell)
+    if selection.only_the_cell_changed(WORKED_CELL, WORKED):
+        return no_update, selection.outline_patch(head, query, key, s), no_update
+    forms, logits, text = forms_figures(s, display)
     return forms, selection.with_outline(logits, head, query, key, s), text
 
 
 selection.clickable(LOGITS)
-selection.outlined(LOGITS, "example")

@@ -6,17 +6,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from dash import Input, Output, html
+from dash import Output, html
 
 from .. import attention as core
 from .. import explain
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..ids import DISPLAY, TAB
 from ..wiring import callback
 from .common import SETTINGS_CACHED, graph, model, text_beside_view
-from .model import MODEL
+from .model import WORKED, checked
 
 FORWARD = "forward"
 FORWARD_TEXT = "forward-text"
@@ -44,8 +43,6 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
             f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
 
 
-@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"),
-          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"))
-def update_forward(h, seed, size, scale, tau, tab, display):
-    limits.tab(tab, "example")
-    return forward_view(limits.setting(h, seed, size, scale, tau), limits.display(display))
+@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), WORKED.input, prevent_initial_call=True)
+def update_forward(controls):
+    return forward_view(*checked(WORKED.values(controls)))

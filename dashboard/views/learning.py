@@ -12,10 +12,11 @@ from .. import attention as core
 from .. import figures, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
-from ..ids import CONFIG, DISPLAY, HEADS, LEARN_READY, TAB, section_id
+from ..ids import CONFIG, HEADS, LEARN_READY, section_id
 from ..wiring import callback, clientside_callback
 from . import surgery
 from .common import graph, text_beside_view
+from .gate import DISPLAYED, gate
 
 LEARN_SEED = "learn-seed"
 LEARN_TRAIN = "learn-train"
@@ -35,6 +36,13 @@ URL_PARAMS = [limits.url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], co
               limits.url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
                                tab="learning"),
               *surgery.URL_PARAMS]
+
+TRAINED = {"seed": (LEARN_READY, "data")}
+REQUEST_GATE = gate("learning-request", ("learning",), {"seed": (LEARN_REQUESTED, "data")})
+TASK_GATE = gate("learning-task", ("learning",), DISPLAYED)
+LOSS_GATE = gate("learning-loss", ("learning",), {**TRAINED, **DISPLAYED})
+HEADS_GATE = gate("learning-heads", ("learning",),
+                  {**TRAINED, "h": (HEADS, "value"), "step": (LEARN_STEP, "value"), **DISPLAYED})
 
 MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
@@ -125,35 +133,33 @@ def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, li
 
 
 @callback(Output(LEARN_READY, "data"), Output(LEARN_POLL, "disabled"), Output(LEARN_STATUS, "children"),
-          Input(LEARN_REQUESTED, "data"), Input(LEARN_POLL, "n_intervals"), Input(TAB, "value"),
-          prevent_initial_call=True)
-def poll_training(seed, polls, tab):
+          REQUEST_GATE.input, Input(LEARN_POLL, "n_intervals"), prevent_initial_call=True)
+def poll_training(requested, _polls):
     """Start, or look in on, the training of the seed the student asked for, without waiting:
     the page polls until it is done, so no request ever blocks on a training run."""
-    limits.tab(tab, "learning")
+    (seed,) = REQUEST_GATE.values(requested)
     seed = limits.training_seed(seed)
     if trainer.training_runs(seed, wait=False) is None:
         return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
     return seed, True, ""
 
 
-@callback(Output(LEARN_TASK, "figure"), Input(TAB, "value"), Input(DISPLAY, "data"))
-def update_learning_task(tab, display):
-    limits.tab(tab, "learning")
+@callback(Output(LEARN_TASK, "figure"), TASK_GATE.input, prevent_initial_call=True)
+def update_learning_task(controls):
+    (display,) = TASK_GATE.values(controls)
     return task_figure(limits.display(display))
 
 
-@callback(Output(LEARN_LOSS, "figure"), Input(LEARN_READY, "data"), Input(TAB, "value"), Input(DISPLAY, "data"))
-def update_learning_loss(seed, tab, display):
-    limits.tab(tab, "learning")
+@callback(Output(LEARN_LOSS, "figure"), LOSS_GATE.input, prevent_initial_call=True)
+def update_learning_loss(controls):
+    seed, display = LOSS_GATE.values(controls)
     return loss_figure(limits.trained_seed(seed), limits.display(display))
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
-          Input(LEARN_READY, "data"), Input(HEADS, "value"), Input(LEARN_STEP, "value"), Input(TAB, "value"),
-          Input(DISPLAY, "data"))
-def update_learning_heads(seed, h, step, tab, display):
-    limits.tab(tab, "learning")
+          HEADS_GATE.input, prevent_initial_call=True)
+def update_learning_heads(controls):
+    seed, h, step, display = HEADS_GATE.values(controls)
     h, seed, k = limits.heads(h), limits.trained_seed(seed), limits.snapshot(step)
     attention, (own, nxt) = learned_heads(h, seed, k, limits.display(display))
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)

@@ -4,23 +4,27 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dash import Input, Output, html
+from dash import Output, html, no_update
 
 from .. import attention as core
 from .. import explain, limits
 from ..figures import Display
 from ..figures import explain as explain_figures
 from ..figures import mixing as fig
-from ..ids import DISPLAY, SEL_QUERY, TAB, section_id
+from ..ids import section_id
 from ..wiring import callback
 from . import selection
 from .common import SETTINGS_CACHED, graph, model, text_beside_view
-from .model import MODEL
+from .gate import CELL, DISPLAYED, MODEL, gate
+from .model import checked
 
 MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
 FEATURE_MIX = "mixing-features"
 URL_PARAMS: list[dict] = []
+MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED})
+MIXING_CELL = gate("mixing-cell", ("mixing",), CELL)  # outlined on the multi-head panels
+MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": CELL["query"]})  # the feature map's row
 
 
 def layout() -> html.Section:
@@ -47,23 +51,21 @@ def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> di
     return explain_figures.feature_mixing_figure(explain.feature_mixing(r, query), query, r.V.shape[-1], display)
 
 
-@callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"),
-          *MODEL, Input(TAB, "value"), Input(DISPLAY, "data"), *selection.CELL)
-def update_mixing(h, seed, size, scale, tau, tab, display, head, query, key):
-    limits.tab(tab, "mixing")
-    s = limits.setting(h, seed, size, scale, tau)
-    single, multi = mixing_figures(s, limits.display(display))
-    return single, selection.with_outline(multi, head, query, key, s)
-
-
-@callback(Output(FEATURE_MIX, "figure"),
-          *MODEL, Input(SEL_QUERY, "value"), Input(TAB, "value"), Input(DISPLAY, "data"))
-def update_feature_mixing(h, seed, size, scale, tau, query, tab, display):
-    """Row `query` of every head, spread over the d feature columns it mixes: the seed's claim, drawn."""
-    limits.tab(tab, "mixing")
-    s = limits.setting(h, seed, size, scale, tau)
-    return feature_mixing_figure(s, limits.member(query, range(s.n)), limits.display(display))
+@callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"), Output(FEATURE_MIX, "figure"),
+          MIXING.input, MIXING_CELL.input, MIXING_QUERY.input, prevent_initial_call=True)
+def update_mixing(controls, cell, _query):
+    """One head's mixing, every head's, and the selected query's row of every head spread over the d feature
+    columns it mixes (the seed's claim, drawn). A click redraws the outline, and the feature map if the
+    query changed."""
+    s, display = checked(MIXING.values(controls))
+    head, query, key = MIXING_CELL.values(cell)
+    # a query outside the tokens keeps the map as it is; the drill-down says what is wrong
+    features = feature_mixing_figure(s, query, display) if limits.is_int(query) and 0 <= query < s.n else no_update
+    if not MIXING.triggered():
+        return (no_update, selection.outline_patch(head, query, key, s) if MIXING_CELL.triggered() else no_update,
+                features if MIXING_QUERY.triggered() else no_update)
+    single, multi = mixing_figures(s, display)
+    return single, selection.with_outline(multi, head, query, key, s), features
 
 
 selection.clickable(MIX_MULTI)
-selection.outlined(MIX_MULTI, "mixing")

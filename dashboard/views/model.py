@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, dcc, html
+from dash import Output, dcc, html
 
 from .. import limits
-from ..ids import HEADS, SCALE, SEED, SIZE, TAU
+from ..figures import Display
+from ..ids import SCALE, SIZE, TAU
 from ..wiring import callback
 from . import export
 from .common import model
+from .gate import CELL, DISPLAYED, MODEL, gate
 
-# Every callback that draws the worked example takes these five, in this order, and checks them with
-# limits.setting(h, seed, size, scale, tau).
-MODEL = (Input(HEADS, "value"), Input(SEED, "value"), Input(SIZE, "value"), Input(SCALE, "value"),
-         Input(TAU, "value"))
 MODEL_BAR = "model-bar"
 TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
+# The worked example's views read the model and the display through one gate, the selected cell
+# through another, so a click redraws no figure but the outlines.
+WORKED = gate("example", ("example",), {**MODEL, **DISPLAYED})
+WORKED_CELL = gate("example-cell", ("example",), CELL)
+SCALE_GATE = gate("model-bar", TABS, MODEL)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
@@ -57,10 +60,16 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(SCALE_TEXT, "children"), *MODEL)
-def update_scale_text(h, seed, size, scale, tau):
+def checked(values: list) -> tuple[limits.Setting, Display]:
+    """A gate's model controls and display (the first six of its values), checked."""
+    h, seed, size, scale, tau, display = values[:6]
+    return limits.setting(h, seed, size, scale, tau), limits.display(display)
+
+
+@callback(Output(SCALE_TEXT, "children"), SCALE_GATE.input)
+def update_scale_text(controls):
     """Why the heatmaps look the way they do at this scale, from the live logits."""
-    s = limits.setting(h, seed, size, scale, tau)
+    s = limits.setting(*SCALE_GATE.values(controls))
     ex, r = model(s)
     spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
     top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight

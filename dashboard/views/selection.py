@@ -3,13 +3,12 @@ and each such graph outlines it (on its panel for head i) without being redrawn 
 
 from __future__ import annotations
 
-from dash import Input, Output, Patch, State
+from dash import Input, Output, Patch
 
 from .. import figures, limits
-from ..ids import HEADS, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB
-from ..wiring import callback, clientside_callback
-
-CELL = (State(SEL_HEAD, "value"), State(SEL_QUERY, "value"), State(SEL_KEY, "value"))
+from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY
+from ..wiring import clientside_callback
+from .gate import Gate
 
 
 def outlines(head, query, key, h: int, n: int) -> list[dict]:
@@ -30,15 +29,14 @@ def clickable(graph_id: str) -> None:
                         Input(graph_id, "clickData"), prevent_initial_call=True)
 
 
-def outlined(graph_id: str, tab: str) -> None:
-    """Keep the selection outlined on a per-head heatmap grid (panel i = head i) on `tab`."""
+def outline_patch(head, query, key, s: limits.Setting) -> Patch:
+    """The new selection outlined on a drawn per-head grid: a Patch of the layout's shapes only, so the
+    data, and so the drawn cells, stay."""
+    patch = Patch()
+    patch["layout"]["shapes"] = outlines(head, query, key, s.h, s.n)
+    return patch
 
-    @callback(Output(graph_id, "figure", allow_duplicate=True), Input(SEL_HEAD, "value"), Input(SEL_QUERY, "value"),
-              Input(SEL_KEY, "value"), State(HEADS, "value"), State(SIZE, "value"), State(TAB, "value"),
-              prevent_initial_call=True)
-    def outline(head, query, key, h, size, shown):
-        limits.tab(shown, tab)  # a hidden graph is outlined when its tab is next drawn
-        n = limits.tokens(size)
-        patch = Patch()  # the layout's shapes only: the data, and so the drawn cells, stay
-        patch["layout"]["shapes"] = outlines(head, query, key, limits.heads(h), n)
-        return patch
+
+def only_the_cell_changed(cell: Gate, controls: Gate) -> bool:
+    """A click (or a return to a tab after one): outline the cell, redraw nothing."""
+    return cell.triggered() and not controls.triggered()

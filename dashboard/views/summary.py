@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, html
+from dash import Output, html
 
 from .. import attention as core
 from .. import explain
-from .. import limits
-from ..ids import TAB
 from ..wiring import callback
 from .common import model
-from .model import MODEL
+from .model import WORKED, checked
 
 SUMMARY = "head-summary"
 
@@ -22,10 +20,9 @@ def layout() -> html.Div:
     return html.Div(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "children"), *MODEL, Input(TAB, "value"))
-def update_summary(h, seed, size, scale, tau, tab):
-    limits.tab(tab, "example")
-    s = limits.setting(h, seed, size, scale, tau)
+@callback(Output(SUMMARY, "children"), WORKED.input, prevent_initial_call=True)
+def update_summary(controls):
+    s, _ = checked(WORKED.values(controls))
     ex, r = model(s)
     return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 

@@ -7,11 +7,12 @@ from functools import lru_cache
 from itertools import combinations
 
 import dash_bootstrap_components as dbc
-from dash import Input, Output, html
+from dash import Output, html
 
 from .. import limits, trainer, training
-from ..ids import HEADS, LEARN_READY, TAB
+from ..ids import HEADS, LEARN_READY
 from ..wiring import callback
+from .gate import gate
 
 SURGERY_OFF = "surgery-off"
 SURGERY_UNIFORM = "surgery-uniform"
@@ -26,6 +27,10 @@ URL_PARAMS = [
                                                                          combinations(range(1, MAX_HEADS + 1), 2)],
                      tab="learning"),
 ]
+HEADS_GATE = gate("surgery-heads", ("learning",), {"h": (HEADS, "value")})
+SURGERY_GATE = gate("surgery", ("learning",),
+                    {"seed": (LEARN_READY, "data"), "h": (HEADS, "value"), "off": (SURGERY_OFF, "value"),
+                     "uniform": (SURGERY_UNIFORM, "value"), "swap": (SURGERY_SWAP, "value")})
 
 
 def layout() -> html.Div:
@@ -79,18 +84,17 @@ def surgery_loss(seed: int, h: int, cut: training.Surgery) -> float:
 
 
 @callback(Output(SURGERY_OFF, "options"), Output(SURGERY_UNIFORM, "options"), Output(SURGERY_SWAP, "options"),
-          Input(HEADS, "value"))
-def follow_heads(h):
+          HEADS_GATE.input, prevent_initial_call=True)
+def follow_heads(controls):
+    (h,) = HEADS_GATE.values(controls)
     h = limits.heads(h)
     heads = [{"label": f"head {k}", "value": k} for k in range(1, h + 1)]
     return heads, heads, swap_options(h)
 
 
-@callback(Output(SURGERY_RESULT, "children"), Input(LEARN_READY, "data"), Input(HEADS, "value"),
-          Input(SURGERY_OFF, "value"), Input(SURGERY_UNIFORM, "value"), Input(SURGERY_SWAP, "value"),
-          Input(TAB, "value"))
-def update_surgery(seed, h, off, uniform, swap, tab):
-    limits.tab(tab, "learning")
+@callback(Output(SURGERY_RESULT, "children"), SURGERY_GATE.input, prevent_initial_call=True)
+def update_surgery(controls):
+    seed, h, off, uniform, swap = SURGERY_GATE.values(controls)
     h, seed = limits.heads(h), limits.trained_seed(seed)
     cut = surgery(off, uniform, swap, h)
     if cut is None:
