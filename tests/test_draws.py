@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from bench.bench_interactions import RECORDER, STATE, Callbacks, choose
+from bench.bench_interactions import RECORDER, STATE, Callbacks, choose, settle
+from dashboard.limits import TABS
 
 pytestmark = pytest.mark.browser
 
@@ -48,4 +49,35 @@ def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
     for h in (8, 2, 1):
         draws = change_heads(page, callbacks, h)
         assert draws == dict.fromkeys(AFFECTED, 1), f"h = {h}: {draws}"
+    context.close()
+
+
+def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
+    """The gates (dashboard/views/gate.py): a change of h asks for the shown tab's figures only; the
+    first visit to a tab draws each of its figures once; a return to an unchanged tab asks and draws nothing."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    callbacks = Callbacks(page)
+    asked = []  # the outputs of each callback request since the last clear
+    page.on("request", lambda r: asked.append(r.post_data_json["output"])
+            if "_dash-update-component" in r.url else None)
+    page.goto(app_url + "/?h=1")
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
+    change_heads(page, callbacks, 4)
+
+    asked.clear()
+    change_heads(page, callbacks, 8)
+    assert asked and not [o for o in asked if "mixing" in o or "eq-" in o or "learn" in o], asked
+
+    def visit(tab: str, label: str) -> tuple[list, dict]:
+        asked.clear()
+        choose("tab", label)(page, lambda: page.evaluate("window.drawRecorder.arm()"))
+        state = settle(page, callbacks, need_start=True, quiet=0.5)
+        return list(asked), {graph: len(times) for graph, times in state["draws"].items()}
+
+    requests, draws = visit("mixing", TABS["mixing"])
+    assert len(requests) == 1 and draws == {"mixing-single": 1, "mixing-multi": 1, "mixing-features": 1}
+    assert visit("example", TABS["example"]) == ([], {})
+    assert visit("mixing", TABS["mixing"]) == ([], {})
     context.close()
