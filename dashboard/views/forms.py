@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dash import Output, html
+from dash import Output, html, no_update
 
 from .. import attention as core
 from .. import limits
