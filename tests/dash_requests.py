@@ -8,8 +8,8 @@ from dash import Input, Output, State
 
 from dashboard import limits, wiring
 from dashboard.ids import LEARN_READY
-from dashboard.views import equivariance as eq
 from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary, surgery
+from dashboard.views import equivariance as eq
 from dashboard.views import model as model_bar
 from dashboard.views.gate import GATES, Gate
 from dashboard.views.model import SCALE_GATE, WORKED, WORKED_CELL
@@ -104,7 +104,7 @@ def mixing_body(h=8, seed=3, selected=(1, 0, 1), fired=(mixing.MIXING,)) -> dict
                                   (mixing.MIXING_QUERY, [selected[1]])], fired=list(fired))
 
 
-def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, head=1) -> dict:
+def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> dict:
     return gated(EQ_OUTPUTS, [(eq.EQUIVARIANCE, worked(h, seed) + [perm, positions, head])])
 
 
@@ -119,7 +119,7 @@ def learning_bodies(h, seed=0, step=400) -> list[dict]:
 def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
     """The worked example's requests for one change of the scale or the size while it is shown (at most: a change
     of scale leaves the tokens' gate alone, so they are not sent)."""
-    m = dict(size=size, scale=scale, tau=tau)
+    m = {"size": size, "scale": scale, "tau": tau}
     return [example_body(h, seed, **m), tokens_body(seed, size), forms_body(h, seed, **m), forward_body(h, seed, **m),
             drilldown_body(h, seed, **m), summary_body(h, seed, **m), scale_text_body(h, seed, **m)]
 

@@ -56,7 +56,7 @@ def test_forged_gate_data_gets_no_update(trained):
 
 def test_forged_gate_data_over_http_is_a_204(trained):
     client = create_app().server.test_client()
-    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")  # noqa: E731
+    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
     for _, outputs, inputs, state in gated_callbacks():
         assert post(callback_body(outputs, inputs, state)).status_code == 200
     for _, outputs, inputs, state, forged in forgeries():
@@ -94,7 +94,7 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert outline_of(logits) == [shape]
     panel = fire(drilldown.update_drilldown, W, C, changed=[WORKED_CELL])  # the drill-down is the click's answer
     A = multi_head_attention(*worked_example(0)[:5], 8).A
-    assert f"A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
+    assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn
     assert outline_of(fire(example.update_example, worked(4, 0), C, 0, changed=[WORKED_CELL])[1]) == []
 
@@ -133,11 +133,11 @@ def test_a_click_on_the_mixing_tab_patches_the_outline_and_the_feature_map_only_
     np.testing.assert_allclose(decode(features_["data"][0]["z"]), mix)
 
 
-@pytest.mark.parametrize("query", [12, -1, "7", None, 7.0, True, [7], 10**400])
+@pytest.mark.parametrize("query", [12, -1, "7", None, 7.0, True, [7], 10**400], ids=lambda v: repr(v)[:12])
 def test_a_forged_query_keeps_the_feature_map(query):
     W, C = worked(8, 2), cell(3, query, 1)
     for changed in ([mixing.MIXING_CELL, mixing.MIXING_QUERY], None):
-        single, multi, features = fire(mixing.update_mixing, W, C, [query], changed=changed)
+        _, multi, features = fire(mixing.update_mixing, W, C, [query], changed=changed)
         assert features is no_update  # the drill-down says what is wrong
         shapes = outline_of(multi) if changed else multi["layout"]["shapes"]
         assert shapes == []
