@@ -14,7 +14,16 @@ from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import drilldown, example, forms, mixing, selection
 from dashboard.views.gate import GATES
 from dashboard.views.model import WORKED, WORKED_CELL
-from tests.dash_requests import GATE_BY_ID, arguments, callback_body, cell, gated_callbacks, worked
+from tests.dash_requests import (
+    GATE_BY_ID,
+    arguments,
+    callback_body,
+    cell,
+    change_of_heads,
+    click_on_cell,
+    gated_callbacks,
+    worked,
+)
 from tests.util import decode, fire, patch_assignments
 
 UNREAD = {mixing.MIXING_QUERY.id}  # update_mixing reads the query from the cell's gate; this one only says it changed
@@ -50,8 +59,6 @@ def test_forged_gate_data_gets_no_update(trained):
         fire(fn, *arguments(inputs, state))  # the page's own data is drawn: no PreventUpdate
         with pytest.raises(PreventUpdate):
             fire(fn, *arguments(inputs, state, forged))
-        (gate_id, data), = forged.items()
-        print(fn.__name__, gate_id, repr(data)[:40], "refused")
 
 
 def test_forged_gate_data_over_http_is_a_204(trained):
@@ -141,3 +148,27 @@ def test_a_forged_query_keeps_the_feature_map(query):
         assert features is no_update  # the drill-down says what is wrong
         shapes = outline_of(multi) if changed else multi["layout"]["shapes"]
         assert shapes == []
+
+
+def test_over_http_a_click_answers_with_the_outlines_and_a_change_of_h_with_every_figure():
+    """Dash's changedPropIds is what Gate.triggered() reads: through the real endpoint, a click's answers hold
+    the outline Patches (and the drill-down, and on the mixing tab the new query's map) and nothing else."""
+    client = create_app().server.test_client()
+    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
+    answers = {}
+    for b in click_on_cell(8, 3, 4, 5, 6) + click_on_cell(8, 3, 4, 5, 6, "mixing"):
+        answers.update(post(b).get_json()["response"])
+    outlined = {example.HEATMAPS, forms.LOGITS, mixing.MIX_MULTI}
+    assert set(answers) == outlined | {drilldown.DRILLDOWN, mixing.FEATURE_MIX}
+    for graph in outlined:
+        patch = answers[graph]["figure"]
+        assert "__dash_patch_update" in patch and [op["location"] for op in patch["operations"]] == [["layout", "shapes"]]
+        assert patch["operations"][0]["params"]["value"] == selection.outlines(4, 5, 6, 8, 12)
+    A = multi_head_attention(*worked_example(3)[:5], 8).A
+    np.testing.assert_allclose(decode(answers[mixing.FEATURE_MIX]["figure"]["data"][0]["z"])[:, 7], A[7, 5], rtol=1e-6)
+    drawn = {}
+    for b in change_of_heads(8, 3):
+        drawn.update(post(b).get_json()["response"])
+    assert {example.BLOCKS, example.HEATMAPS, example.CUBE, example.WORKED_TEXT, forms.FORMS, forms.LOGITS,
+            forms.FORMS_TEXT, drilldown.DRILLDOWN} <= set(drawn)
+    np.testing.assert_allclose([decode(t["z"]) for t in drawn[example.HEATMAPS]["figure"]["data"]], A, rtol=1e-6)
