@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_load import rss_mib, worker_rss_mib  # noqa: E402
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from dashboard.limits import SEEDS, TABS, TRAINING_SEEDS  # noqa: E402
-from tests.dash_requests import change_of_heads, press_train_body  # noqa: E402
+from tests.dash_requests import change_of_heads, press_train_body, tokens_body  # noqa: E402
 from tests.test_hosting import SLOW_BODY, SLOW_HEADERS, Deployment  # noqa: E402
 from tests.test_trainer import descendants  # noqa: E402
 
@@ -77,7 +77,7 @@ class Class:
             self.request(session, "GET", asset)
         self.request(session, "GET", "/_dash-layout")
         self.request(session, "GET", "/_dash-dependencies")
-        for body in change_of_heads(HEAD_CHOICES[0], seed):
+        for body in change_of_heads(HEAD_CHOICES[0], seed) + [tokens_body(seed)]:  # the first draw of the example tab
             self.request(session, "POST", UPDATE, body, update=True)
 
     def train(self, session, seed: int) -> None:

@@ -1,15 +1,32 @@
-"""Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks."""
+"""Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks.
 
-from dashboard.ids import DISPLAY, HEADS, LEARN_READY, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
+The views' server callbacks read gates (dashboard/views/gate.py): stores the browser fills with a list of the
+controls' values, in the gate's order, while the gate's tab is shown and only when they changed. So a body's
+inputs are the gates' lists, and its changedPropIds name the gates that passed new values."""
+
+from dash import Input, Output, State
+
+from dashboard import limits, wiring
+from dashboard.ids import LEARN_READY
+from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary, surgery
 from dashboard.views import equivariance as eq
-from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary
 from dashboard.views import model as model_bar
+from dashboard.views.gate import GATES, Gate
+from dashboard.views.model import SCALE_GATE, WORKED, WORKED_CELL
+
+GATE_BY_ID = {g.id: g for g in GATES}
 
 EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
                    (example.WORKED_TEXT, "children")]
-MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure")]
+MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure"), (mixing.FEATURE_MIX, "figure")]
 EQ_OUTPUTS = [(eq.EQ_INPUTS, "figure"), (eq.EQ_ATTENTION, "figure"), (eq.EQ_CHECK, "children"),
               (eq.PERM, "invalid"), (eq.PERM_FEEDBACK, "children")]
+FORMS_OUTPUTS = [(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")]
+FORWARD_OUTPUTS = [(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")]
+LEARN_HEADS_OUTPUTS = [(learning.LEARN_ATTENTION, "figure"), (learning.LEARN_ROLES, "children"),
+                       (learning.LEARN_MASS, "children")]
+SURGERY_OPTIONS = [(surgery.SURGERY_OFF, "options"), (surgery.SURGERY_UNIFORM, "options"),
+                   (surgery.SURGERY_SWAP, "options")]
 
 
 def body(outputs, inputs, state=(), changed=None) -> dict:
@@ -25,101 +42,153 @@ def body(outputs, inputs, state=(), changed=None) -> dict:
     }
 
 
-def cell(head=1, query=0, key=1):
-    return [(SEL_HEAD, "value", head), (SEL_QUERY, "value", query), (SEL_KEY, "value", key)]
+def gated(outputs, gates, state=(), fired=None) -> dict:
+    """A request of a callback that reads `gates`, [(gate, its data)] in the callback's order, after the gates
+    in `fired` passed new values (by default the first)."""
+    return body(outputs, [(g.id, "data", data) for g, data in gates], state,
+                [f"{g.id}.data" for g in (fired or [gates[0][0]])])
 
 
-def model(h, seed, size=4, scale="seed", tau=0):
-    """The five model controls every worked-example callback takes first (views/model.MODEL)."""
-    return [(HEADS, "value", h), (SEED, "value", seed), (SIZE, "value", size), (SCALE, "value", scale),
-            (TAU, "value", tau)]
+def displayed(narrow=False) -> dict:
+    return {"narrow": narrow, "lecture": False}
 
 
-def controls(h, seed, tab, narrow=False, size=4, scale="seed", tau=0):
-    return model(h, seed, size, scale, tau) + [(TAB, "value", tab),
-                                               (DISPLAY, "data", {"narrow": narrow, "lecture": False})]
+def model(h, seed, size=4, scale="seed", tau=0) -> list:
+    """The five model controls most gates pass first (views/gate.MODEL), in order."""
+    return [h, seed, size, scale, tau]
 
 
-def example_body(h=8, seed=3, tab="example", focus=0, narrow=False, **model_controls) -> dict:
+def worked(h, seed, narrow=False, **model_controls) -> list:
+    """The worked example's gate (views/model.WORKED): the model and the display."""
+    return model(h, seed, **model_controls) + [displayed(narrow)]
+
+
+def cell(head=1, query=0, key=1) -> list:
+    return [head, query, key]
+
+
+def example_body(h=8, seed=3, focus=0, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
     """The worked example's main update; `model_controls` are size, scale and tau."""
-    return body(EXAMPLE_OUTPUTS, controls(h, seed, tab, narrow, **model_controls),
-                [(example.CUBE_FOCUS, "value", focus)] + cell())
+    return gated(EXAMPLE_OUTPUTS, [(WORKED, worked(h, seed, narrow, **model_controls)), (WORKED_CELL, cell(*selected))],
+                 [(example.CUBE_FOCUS, "value", focus)], list(fired))
 
 
-def mixing_body(h=8, seed=3, tab="example") -> dict:
-    return body(MIXING_OUTPUTS, controls(h, seed, tab), cell())
+def tokens_body(seed=3, size=4) -> dict:
+    return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, [seed, size, displayed()])])
 
 
-def eq_body(perm=" ".join(map(str, range(12))), h=4, seed=0, positions=False, head=1, tab="equivariance") -> dict:
-    return body(EQ_OUTPUTS, controls(h, seed, tab) + [(eq.PERM, "value", perm), (eq.POSITIONS, "value", positions),
-                                                      (eq.EQ_HEAD, "value", head)])
+def forms_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
+    return gated(FORMS_OUTPUTS, [(WORKED, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))],
+                 fired=list(fired))
 
 
-def forms_body(h=8, seed=3, tab="example") -> dict:
-    return body([(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")],
-                controls(h, seed, tab), cell())
+def forward_body(h=8, seed=3, **model_controls) -> dict:
+    return gated(FORWARD_OUTPUTS, [(WORKED, worked(h, seed, **model_controls))])
 
 
-def forward_body(h=8, seed=3, tab="example") -> dict:
-    return body([(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")], controls(h, seed, tab))
+def summary_body(h=8, seed=3, **model_controls) -> dict:
+    return gated([(summary.SUMMARY, "children")], [(WORKED, worked(h, seed, **model_controls))])
 
 
-def drilldown_body(h=8, seed=3, head=1, query=0, key=1, tab="example") -> dict:
-    inputs = model(h, seed) + cell(head, query, key) + [(TAB, "value", tab)]
-    return body([(drilldown.DRILLDOWN, "children")], inputs, changed=[f"{SEL_HEAD}.value"])
+def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
+    return gated([(drilldown.DRILLDOWN, "children")],
+                 [(WORKED, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))], fired=list(fired))
 
 
-def feature_mix_body(h=8, seed=3, query=0, tab="example") -> dict:
-    inputs = model(h, seed) + [(SEL_QUERY, "value", query), (TAB, "value", tab),
-                               (DISPLAY, "data", {"narrow": False, "lecture": False})]
-    return body([(mixing.FEATURE_MIX, "figure")], inputs)
+def scale_text_body(h=8, seed=3, **model_controls) -> dict:
+    return gated([(model_bar.SCALE_TEXT, "children")], [(SCALE_GATE, model(h, seed, **model_controls))])
 
 
-def outline_body(app, graph_id, h=8, head=1, query=0, key=1, tab="example") -> dict:
-    """The Patch that outlines a new selection on one graph (an allow_duplicate output: its name has a hash)."""
-    output = next(k for k in app.callback_map if k.startswith(f"{graph_id}.figure@"))
-    b = body([(graph_id, "figure")], cell(head, query, key), [(HEADS, "value", h), (SIZE, "value", 4), (TAB, "value", tab)],
-             changed=[f"{SEL_HEAD}.value"])
-    return {**b, "output": output, "outputs": {**b["outputs"], "property": output.split(".", 1)[1]}}
+def mixing_body(h=8, seed=3, selected=(1, 0, 1), fired=(mixing.MIXING,)) -> dict:
+    return gated(MIXING_OUTPUTS, [(mixing.MIXING, worked(h, seed)), (mixing.MIXING_CELL, cell(*selected)),
+                                  (mixing.MIXING_QUERY, [selected[1]])], fired=list(fired))
 
 
-def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5, tab="example") -> list[dict]:
-    """Every server request one change of the scale or the size triggers (at most: a change of scale
-    leaves the tokens alone, which then answer with the same figure)."""
-    m = dict(size=size, scale=scale, tau=tau)
-    state = [(example.CUBE_FOCUS, "value", 0)] + cell()
-    return [
-        body(EXAMPLE_OUTPUTS, controls(h, seed, tab, **m), state),
-        body([(example.TOKENS, "figure")], [(SEED, "value", seed), (SIZE, "value", size), (TAB, "value", tab),
-                                            (DISPLAY, "data", {"narrow": False, "lecture": False})]),
-        body([(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS_TEXT, "children")],
-             controls(h, seed, tab, **m), cell()),
-        body([(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")], controls(h, seed, tab, **m)),
-        body([(drilldown.DRILLDOWN, "children")], model(h, seed, **m) + cell() + [(TAB, "value", tab)]),
-        body([(summary.SUMMARY, "children")], model(h, seed, **m) + [(TAB, "value", tab)]),
-        body([(model_bar.SCALE_TEXT, "children")], model(h, seed, **m)),
-        body(MIXING_OUTPUTS, controls(h, seed, tab, **m), cell()),
-    ]
+def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> dict:
+    return gated(EQ_OUTPUTS, [(eq.EQUIVARIANCE, worked(h, seed) + [perm, positions, head])])
+
+
+def learning_bodies(h, seed=0, step=400) -> list[dict]:
+    """The learning tab's requests for a change of h: its heads, and the surgery's options and result
+    (`seed` is the trained seed the page shows)."""
+    return [gated(LEARN_HEADS_OUTPUTS, [(learning.HEADS_GATE, [seed, h, step, displayed()])]),
+            gated(SURGERY_OPTIONS, [(surgery.HEADS_GATE, [h])]),
+            gated([(surgery.SURGERY_RESULT, "children")], [(surgery.SURGERY_GATE, [seed, h, [], [], surgery.NO_SWAP])])]
+
+
+def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
+    """The worked example's requests for one change of the scale or the size while it is shown (at most: a change
+    of scale leaves the tokens' gate alone, so they are not sent)."""
+    m = {"size": size, "scale": scale, "tau": tau}
+    return [example_body(h, seed, **m), tokens_body(seed, size), forms_body(h, seed, **m), forward_body(h, seed, **m),
+            drilldown_body(h, seed, **m), summary_body(h, seed, **m), scale_text_body(h, seed, **m)]
 
 
 def change_of_heads(h, seed, tab="example") -> list[dict]:
-    """Every server request one change of h triggers while `tab` is shown."""
-    return [example_body(h, seed, tab), forms_body(h, seed, tab), forward_body(h, seed, tab),
-            drilldown_body(h, seed, tab=tab), mixing_body(h, seed, tab), feature_mix_body(h, seed, tab=tab),
-            eq_body(h=h, seed=seed, tab=tab),
-            body([(summary.SUMMARY, "children")], model(h, seed) + [(TAB, "value", tab)]),
-            body([(model_bar.SCALE_TEXT, "children")], model(h, seed))]
+    """Every server request one change of h sends while `tab` is shown: its gates' callbacks and, on the
+    tabs the model bar drives, the scale text. The tokens do not depend on h: their gate sends nothing."""
+    if tab == "learning":
+        return learning_bodies(h)
+    views = {"example": [example_body(h, seed), forms_body(h, seed), forward_body(h, seed), summary_body(h, seed),
+                         drilldown_body(h, seed)],
+             "mixing": [mixing_body(h, seed)],
+             "equivariance": [eq_body(h=h, seed=seed)]}[tab]
+    return views + [scale_text_body(h, seed)]
 
 
-def click_on_cell(app, h, seed, head, query, key, tab="example") -> list[dict]:
-    """Every server request one click on a heatmap cell triggers: the drill-down, the outlines, the feature map."""
-    return [drilldown_body(h, seed, head, query, key, tab), feature_mix_body(h, seed, query, tab)] + [
-        outline_body(app, graph, h, head, query, key, tab) for graph in (example.HEATMAPS, forms.LOGITS,
-                                                                         mixing.MIX_MULTI)]
+def click_on_cell(h, seed, head, query, key, tab="example") -> list[dict]:
+    """Every server request one click on a heatmap cell sends: the shown tab's callbacks that read the cell,
+    with only its cell gate (and on the mixing tab the query's, when the query changed) passing new values."""
+    selected = (head, query, key)
+    if tab == "mixing":
+        return [mixing_body(h, seed, selected, fired=(mixing.MIXING_CELL, mixing.MIXING_QUERY))]
+    return [example_body(h, seed, selected=selected, fired=(WORKED_CELL,)),
+            forms_body(h, seed, selected, fired=(WORKED_CELL,)),
+            drilldown_body(h, seed, selected, fired=(WORKED_CELL,))]
 
 
 def press_train_body(seed=0, polls=0) -> dict:
     """What "train" (and each poll after it) posts: start or look in on the training of `seed`."""
+    fired = [f"{learning.REQUEST_GATE.id}.data"] if polls == 0 else [f"{learning.LEARN_POLL}.n_intervals"]
     return body([(LEARN_READY, "data"), (learning.LEARN_POLL, "disabled"), (learning.LEARN_STATUS, "children")],
-                [(learning.LEARN_REQUESTED, "data", seed), (learning.LEARN_POLL, "n_intervals", polls),
-                 (TAB, "value", "learning")])
+                [(learning.REQUEST_GATE.id, "data", [seed]), (learning.LEARN_POLL, "n_intervals", polls)],
+                changed=fired)
+
+
+# A value the page could pass for each control a gate names: the defaults it starts with.
+DEFAULTS = {"h": limits.DEFAULT_HEADS, "seed": limits.DEFAULT_SEED, "size": limits.DEFAULT_SIZE,
+            "scale": limits.DEFAULT_SCALE, "tau": limits.DEFAULT_TAU_STEP, "display": displayed(),
+            "head": 1, "query": 0, "key": 1, "perm": limits.DEFAULT_PERM, "positions": False,
+            "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP}
+
+
+def default_data(g: Gate) -> list:
+    """The list the browser puts in gate `g` for the page's default controls."""
+    return [DEFAULTS[name] for name in g.names]
+
+
+def gated_callbacks() -> list[tuple]:
+    """(function, outputs, inputs, state) of every server callback that reads a gate, as wired."""
+    found = []
+    for deps, _, fn in wiring._SERVER:
+        inputs = [d for d in deps if isinstance(d, Input)]
+        if any(d.component_id in GATE_BY_ID for d in inputs):
+            found.append((fn, [d for d in deps if isinstance(d, Output)], inputs, [d for d in deps if isinstance(d, State)]))
+    return found
+
+
+def arguments(inputs, state, forged: dict | None = None) -> list:
+    """A callback's arguments at the page's defaults (0 for an input that is not a gate: a focus, a poll count),
+    with the gates in `forged` ({gate id: data}) carrying that data instead."""
+    forged = forged or {}
+    return [forged[d.component_id] if d.component_id in forged else
+            default_data(GATE_BY_ID[d.component_id]) if d.component_id in GATE_BY_ID else 0 for d in inputs + state]
+
+
+def callback_body(outputs, inputs, state, forged: dict | None = None) -> dict:
+    """The request of a gated callback at the page's defaults, every gate fired (a first draw)."""
+    values = arguments(inputs, state, forged)
+    return body([(o.component_id, o.component_property) for o in outputs],
+                [(d.component_id, d.component_property, v) for d, v in zip(inputs, values)],
+                [(d.component_id, d.component_property, v) for d, v in zip(state, values[len(inputs):])],
+                [f"{d.component_id}.data" for d in inputs if d.component_id in GATE_BY_ID])

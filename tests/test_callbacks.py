@@ -5,19 +5,34 @@ from dash.exceptions import PreventUpdate
 from dashboard import limits
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
 from dashboard.views import common, equivariance, example, mixing
-from tests.util import decode, patch_assignments
+from tests.dash_requests import worked
+from tests.util import decode, fire, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
-CELL = (1, 0, 1)  # the selected cell: head 1, query 0, key 1
+CELL = [1, 0, 1]  # the selected cell's gate: head 1, query 0, key 1
 BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
 BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
-SEED_MODEL = (4, "seed", 0)  # the seed's size (four tokens a cluster) and scale; tau unused
+SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tokens a cluster) and scale; tau unused
+
+
+def example_view(h, seed, display=False, focus=0, cell=CELL):
+    """update_example as a first draw of the tab (every gate fired), at the seed's size and scale."""
+    W = worked(h, seed, **SEED_MODEL)[:5] + [display]
+    return fire(example.update_example, W, cell, focus)
+
+
+def mixing_view(h, seed, cell=CELL):
+    return fire(mixing.update_mixing, worked(h, seed, **SEED_MODEL), cell, [cell[1]])
+
+
+def equivariance_view(h, seed, perm, positions, head, display=False):
+    return fire(equivariance.update_equivariance, worked(h, seed, **SEED_MODEL)[:5] + [display, perm, positions, head])
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_example_views_equal_the_core(h):
-    blocks, heatmaps, cube, _ = example.update_example(h, 7, *SEED_MODEL, "example", False, 0, *CELL)
+    blocks, heatmaps, cube, _ = example_view(h, 7)
     A = multi_head_attention(*worked_example(7)[:5], h).A
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
@@ -31,46 +46,38 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens(7, 4, "example", False)
+    tokens = example.update_tokens([7, 4, False])
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
+    assert example.TOKEN_GATE.names == ("seed", "size", "display")  # neither h nor the scale: they do not send it
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens(bad, 4, "example", False)
-    with pytest.raises(PreventUpdate):
-        example.update_tokens(7, 4, "mixing", False)
+            example.update_tokens([bad, 4, False])
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
-    data = patch_assignments(example.update_example(4, 0, *SEED_MODEL, "example", False, 2, *CELL)[2])[("data",)]
+    data = patch_assignments(example_view(4, 0, focus=2)[2])[("data",)]
     assert [t["opacity"] for t in data[:4]] == [0.08, 0.85, 0.08, 0.08]
     for bad in [9, -1, "2", 2.5, None, True, [1]]:
-        data = patch_assignments(example.update_example(4, 0, *SEED_MODEL, "example", False, bad, *CELL)[2])[("data",)]
+        data = patch_assignments(example_view(4, 0, focus=bad)[2])[("data",)]
         assert all(t["opacity"] == 0.85 for t in data[:4])
-
-
-@pytest.mark.parametrize("tab", ["mixing", "equivariance", None, 3, ["example"], "EXAMPLE"])
-def test_example_waits_while_another_tab_is_shown(tab):
-    with pytest.raises(PreventUpdate):
-        example.update_example(4, 0, *SEED_MODEL, tab, False, 0, *CELL)
 
 
 @pytest.mark.parametrize("h", BAD_CONTROLS)
 def test_bad_heads_get_no_update(h):
-    for fn, extra in [(example.update_example, ("example", False, 0, *CELL)),
-                      (mixing.update_mixing, ("mixing", False, *CELL)),
-                      (equivariance.update_equivariance, ("equivariance", False, IDENTITY, False, 1))]:
+    for view in [lambda: example_view(h, 0), lambda: mixing_view(h, 0),
+                 lambda: equivariance_view(h, 0, IDENTITY, False, 1)]:
         with pytest.raises(PreventUpdate):
-            fn(h, 0, *SEED_MODEL, *extra)
+            view()
 
 
 @pytest.mark.parametrize("seed", BAD_SEEDS)
 def test_bad_seeds_get_no_update(seed):
     with pytest.raises(PreventUpdate):
-        example.update_example(4, seed, *SEED_MODEL, "example", False, 0, *CELL)
+        example_view(4, seed)
 
 
 def test_mixing_shows_the_single_A_and_each_head():
-    single, multi = mixing.update_mixing(8, 2, *SEED_MODEL, "mixing", False, *CELL)
+    single, multi, _ = mixing_view(8, 2)
     ex = worked_example(2)
     np.testing.assert_allclose(decode(single["data"][0]["z"]), single_head_mixing(ex.X, ex.W_Q, ex.W_K), rtol=1e-6)
     assert len(multi["data"]) == 8
@@ -79,7 +86,7 @@ def test_mixing_shows_the_single_A_and_each_head():
 
 def test_equivariance_holds_then_breaks_with_positions():
     perm = "11 10 9 8 7 6 5 4 3 2 1 0"
-    inputs, att, verdict, invalid, message = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, False, 2)
+    inputs, att, verdict, invalid, message = equivariance_view(4, 5, perm, False, 2)
     assert invalid is False and message == ""
     A_PX, PAP = decode(att["data"][0]["z"]), decode(att["data"][1]["z"])
     np.testing.assert_allclose(A_PX, PAP, atol=1e-6)
@@ -87,7 +94,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     gap = float(verdict.children[0].children[1].children)
     assert gap < 1e-12 and "holds" in verdict.className
 
-    _, att, verdict, _, _ = equivariance.update_equivariance(4, 5, *SEED_MODEL, "equivariance", False, perm, True, 2)
+    _, att, verdict, _, _ = equivariance_view(4, 5, perm, True, 2)
     assert float(verdict.children[0].children[1].children) > 1e-3 and "breaks" in verdict.className
     assert np.abs(decode(att["data"][0]["z"]) - decode(att["data"][1]["z"])).max() > 1e-3
 
@@ -102,7 +109,7 @@ def test_equivariance_holds_then_breaks_with_positions():
     ("٠ 1 2 3 4 5 6 7 8 9 10 11", "“٠”"), ("० 1 2 3 4 5 6 7 8 9 10 11", "“०”"),  # Arabic-Indic, Devanagari
 ])
 def test_bad_typed_orders_get_a_message(text, fragment):
-    out = equivariance.update_equivariance(2, 0, *SEED_MODEL, "equivariance", False, text, False, 1)
+    out = equivariance_view(2, 0, text, False, 1)
     # the previous order's plots and verdict are cleared, not left standing beside the message
     assert out[0]["data"] == [] == out[1]["data"] and out[2] == "" and out[3] is True
     assert fragment in out[4]
@@ -132,5 +139,5 @@ def test_caches_keep_the_latest_settings_and_no_more(cached):
     ({"narrow": 1}, 4), (True, 4), ("narrow", 4), (None, 4), ([True], 4),
 ])
 def test_a_phone_page_gets_two_panels_a_row(display, columns):
-    _, heatmaps, _, _ = example.update_example(8, 0, *SEED_MODEL, "example", display, 0, *CELL)
+    _, heatmaps, _, _ = example_view(8, 0, display)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns

@@ -3,14 +3,14 @@ selected cell, the bilinear forms, the forward pass and the feature map, against
 
 import numpy as np
 import pytest
-from dash import Patch
 from dash.exceptions import PreventUpdate
 
-from dashboard.views import drilldown, example, forms, forward, mixing, selection
+from dashboard.views import drilldown, example, forms, forward, gate, mixing, model
+from tests.dash_requests import worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
-from tests.util import decode, patch_assignments
+from tests.util import decode, fire
 
-SEED_MODEL = (4, "seed", 0)  # the seed's size (four tokens a cluster) and scale; tau unused
+SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tokens a cluster) and scale; tau unused
 
 
 def texts(component) -> list[str]:
@@ -35,7 +35,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
-    panel = drilldown.update_drilldown(h, seed, *SEED_MODEL, head, r, j, "example")
+    panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), [head, r, j])
     coordinates = table_rows(panel, "q·k")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
@@ -56,37 +56,24 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
 ])
 def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
-    panel = drilldown.update_drilldown(4, 0, *SEED_MODEL, head, query, key, "example")
+    panel = fire(drilldown.update_drilldown, worked(4, 0, **SEED_MODEL), [head, query, key])
     assert panel.role == "alert" and fragment in panel.children
 
 
 def test_the_selected_cell_is_outlined_on_its_heads_panel():
-    fig = example.update_example(8, 0, *SEED_MODEL, "example", False, 0, 6, 3, 9)[1]
+    fig = fire(example.update_example, worked(8, 0, **SEED_MODEL), [6, 3, 9], 0)[1]
     (shape,) = fig["layout"]["shapes"]
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
     cached = example.example_figures(example.limits.Setting(8, 0), example.limits.display(False))[1]
     assert "shapes" not in cached["layout"]  # the cached figure is left as it was
-    assert example.update_example(4, 0, *SEED_MODEL, "example", False, 0, 6, 3, 9)[1]["layout"]["shapes"] == []  # no head 6
-
-
-def test_a_new_selection_patches_only_the_outline():
-    from dashboard import wiring
-
-    callbacks = [fn for deps, kwargs, fn in wiring._SERVER if fn.__name__ == "outline"]
-    assert len(callbacks) == 3  # the worked example's heatmaps, the logits and the mixing tab's heads
-    patch = callbacks[0](2, 4, 7, 4, 4, "example")
-    assert isinstance(patch, Patch)
-    (location, shapes), = patch_assignments(patch).items()
-    assert location == ("layout", "shapes") and shapes[0]["xref"] == "x2"
-    with pytest.raises(PreventUpdate):  # a hidden tab's graph is not redrawn
-        callbacks[0](2, 4, 7, 4, 4, "mixing")
+    assert fire(example.update_example, worked(4, 0, **SEED_MODEL), [6, 3, 9], 0)[1]["layout"]["shapes"] == []  # no head 6
 
 
 @pytest.mark.parametrize("h", [1, 2, 4, 8])
 def test_bilinear_forms_view_gives_ranks_and_logits(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(4)
-    forms_fig, logits_fig, text = forms.update_forms(h, 4, *SEED_MODEL, "example", False, 1, 0, 1)
+    forms_fig, logits_fig, text = fire(forms.update_forms, worked(h, 4, **SEED_MODEL), [1, 0, 1])
     d_k = 8 // h
     for i, trace in enumerate(forms_fig["data"]):
         block = slice(i * d_k, (i + 1) * d_k)
@@ -102,7 +89,7 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
     h = 4
     X, W_Q, W_K, W_V, W_O = seed_worked_example(6)
     out, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
-    fig, text = forward.update_forward(h, 6, *SEED_MODEL, "example", False)
+    fig, text = forward.update_forward(worked(h, 6, **SEED_MODEL))
     V = X @ W_V
     concat = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(h)], axis=1)
     for trace, expected in zip(fig["data"], [V, concat, W_O, out]):
@@ -118,12 +105,14 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
 def test_feature_map_uses_one_row_of_each_head_per_block(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(1)
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
-    mix = decode(mixing.update_feature_mixing(h, 1, *SEED_MODEL, 7, "mixing", False)["data"][0]["z"])
+    query_changed = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
+    mix = decode(fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), [1, 7, 0], [7], changed=query_changed)[2]
+                 ["data"][0]["z"])
     for c in range(8):
         np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
-    for bad in [12, -1, "7", None, 7.0]:
-        with pytest.raises(PreventUpdate):
-            mixing.update_feature_mixing(h, 1, *SEED_MODEL, bad, "mixing", False)
+    for bad in [12, -1, "7", None, 7.0]:  # the map stays as it is (tests/test_gates.py: with a model change too)
+        assert fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), [1, bad, 0], [bad],
+                    changed=query_changed)[2] is mixing.no_update
 
 
 def test_worked_text_follows_h_and_names_the_largest_weight():
@@ -140,7 +129,8 @@ def test_every_selectable_graph_is_wired_to_a_click():
 
     clicked = {deps[-1].component_id for name, deps, _ in wiring._CLIENT if name == "pickCell"}
     assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI}
-    assert selection.CELL[0].component_id == drilldown.URL_PARAMS[0]["id"]
+    assert gate.CELL["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
+    assert model.WORKED_CELL.names == mixing.MIXING_CELL.names == tuple(gate.CELL)
 
 
 def test_summary_table_reads_the_heads():
@@ -148,7 +138,7 @@ def test_summary_table_reads_the_heads():
 
     X, *W = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, *W, 4)
-    table = summary.update_summary(4, 0, *SEED_MODEL, "example")
+    table = summary.update_summary(worked(4, 0, **SEED_MODEL))
     caption = texts(table.children[0])[0]
     entropy = [-(A[i] * np.log2(A[i])).sum(-1).mean() for i in range(4)]
     sharpest = int(np.argmin(entropy))
@@ -157,4 +147,4 @@ def test_summary_table_reads_the_heads():
     assert [float(r[1]) for r in rows] == pytest.approx(np.round(entropy, 2), abs=1e-9)
     assert [float(r[2]) for r in rows] == pytest.approx(np.round(A.max(axis=(1, 2)), 3), abs=1e-9)
     with pytest.raises(PreventUpdate):
-        summary.update_summary(4, 0, *SEED_MODEL, "mixing")
+        summary.update_summary(worked(3, 0, **SEED_MODEL))

@@ -15,7 +15,7 @@ from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from tests.dash_requests import eq_body, example_body, press_train_body
+from tests.dash_requests import WORKED, WORKED_CELL, eq_body, example_body, press_train_body
 from tests.util import decode
 
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
@@ -53,13 +53,16 @@ def test_valid_update_gives_the_core_values(client):
 
 def well_formed_forgeries():
     """This app's callbacks, exactly as declared, with forged values: the callbacks' own checks answer."""
-    for field, value in itertools.product(["h", "seed", "tab", "focus", "narrow"], FORGED_VALUES):
+    for field, value in itertools.product(["h", "seed", "focus", "narrow"], FORGED_VALUES):
         yield example_body(**{field: value})
+    for data in FORGED_VALUES:  # a gate's data that is not the list the browser sends
+        yield {**example_body(), "inputs": [{**example_body()["inputs"][0], "value": data}, example_body()["inputs"][1]]}
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
         yield eq_body(perm, positions=positions, head=head)
     for seed in FORGED_VALUES + [10, -1, 10**6]:
         yield press_train_body(seed)
     yield {**example_body(), "changedPropIds": []}
+    yield {**example_body(), "changedPropIds": [f"{WORKED.id}.data", f"{WORKED_CELL.id}.data"]}
 
 
 def malformed_requests():
@@ -297,10 +300,13 @@ def test_debug_is_off_unless_asked(monkeypatch):
 
 
 def test_every_request_the_page_sends_is_accepted():
-    """Outputs that allow duplicates (the outline Patches) carry '@<hash>' in their property: still this app's."""
+    """A change of h on each tab, a change of the model, a click: each request the page sends gets its update."""
+    from dashboard import limits, trainer
     from tests.dash_requests import change_of_heads, change_of_model, click_on_cell
 
-    app = create_app()
-    client = app.server.test_client()
-    for body in click_on_cell(app, 8, 3, 4, 5, 6) + change_of_heads(8, 3) + change_of_model():
-        assert post(client, body).status_code in (200, 204), body["output"][:80]
+    trainer.training_runs(0)  # the learning tab shows a trained seed
+    client = create_app().server.test_client()
+    bodies = [b for tab in limits.TABS for b in change_of_heads(8, 3, tab)] + change_of_model() + \
+        click_on_cell(8, 3, 4, 5, 6) + click_on_cell(8, 3, 4, 5, 6, "mixing")
+    for body in bodies:
+        assert post(client, body).status_code == 200, body["output"][:80]

@@ -117,21 +117,22 @@ def test_train_starts_in_the_background_and_is_polled():
 
     seed = 7
     trainer._runs.pop(seed, None)
-    ready, poll_off, status = learning.poll_training(seed, 0, "learning")
+    ready, poll_off, status = learning.poll_training([seed], 0)
     assert ready is no_update and poll_off is False and "training seed 7" in status
     with pytest.raises(PreventUpdate):  # nothing to show until the runs exist
-        learning.update_learning_loss(seed, "learning", False)
+        learning.update_learning_loss([seed, False])
     trainer.training_runs(seed)  # wait for it here
-    assert learning.poll_training(seed, 1, "learning") == (seed, True, "")
-    assert len(learning.update_learning_loss(seed, "learning", False)["data"]) == 4
+    assert learning.poll_training([seed], 1) == (seed, True, "")
+    assert len(learning.update_learning_loss([seed, False])["data"]) == 4
 
 
 def test_learning_callbacks_show_the_runs():
-    fig = learning.update_learning_loss(0, "learning", False)
+    trainer.training_runs(0)  # wait for seed 0 here: run alone, this test is the first to ask for it
+    fig = learning.update_learning_loss([0, False])
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, sentence, table = learning.update_learning_heads(0, 2, 400, "learning", False)
+    attention, sentence, table = learning.update_learning_heads([0, 2, 400, False])
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
     # each head's role is read from its measured masses, not written in advance
@@ -146,10 +147,10 @@ def test_learning_callbacks_show_the_runs():
                                          (0, 2, 1.5), (0, 2, [1]), (10**100, 2, 0)])
 def test_forged_learning_inputs_are_refused(seed, h, k):
     with pytest.raises(PreventUpdate):
-        learning.update_learning_heads(seed, h, k, "learning", False)
+        learning.update_learning_heads([seed, h, k, False])
     if not (isinstance(seed, int) and 0 <= seed < 10):
-        for call in (lambda: learning.update_learning_loss(seed, "learning", False),
-                     lambda: learning.poll_training(seed, 0, "learning")):
+        for call in (lambda: learning.update_learning_loss([seed, False]),
+                     lambda: learning.poll_training([seed], 0)):
             with pytest.raises(PreventUpdate):
                 call()
 
@@ -195,21 +196,23 @@ def test_surgery_view_reports_the_loss_and_refuses_forged_heads():
     from dashboard.views import surgery
 
     runs = trainer.training_runs(0)
-    result = surgery.update_surgery(0, 2, [1], [], "none", "learning")
+    result = surgery.update_surgery([0, 2, [1], [], "none"])
     X, Y = training.test_set(0)
     weights = runs[2].snapshots[-1]
     before = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
     after = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({0})))
     text = str(result)
     assert f"{before:.4f}" in text and f"{after:.4f}" in text and after > 10 * before
-    swapped = str(surgery.update_surgery(0, 2, [], [], "1-2", "learning"))
+    swapped = str(surgery.update_surgery([0, 2, [], [], "1-2"]))
     assert "times" in swapped
     for off, uniform, swap in [([3], [], "none"), ([], [0], "none"), ([1, 1, 1], [], "none"), (["1"], [], "none"),
                                ([], [], "1-3"), ([], [], "2-1"), ([], [], None), (None, [], "none"),
                                ([True], [], "none"), ([1.0], [], "none")]:
-        message = surgery.update_surgery(0, 2, off, uniform, swap, "learning")
+        message = surgery.update_surgery([0, 2, off, uniform, swap])
         assert message.role == "alert" and "Choose heads 1 to 2" in message.children
-    with pytest.raises(PreventUpdate):
-        surgery.update_surgery(0, 2, [1], [], "none", "example")
-    with pytest.raises(PreventUpdate):
-        surgery.follow_heads(3)
+    assert [o["value"] for o in surgery.follow_heads([2])[0]] == [1, 2]
+    for h in [3, "2", None, True, 2.0]:
+        with pytest.raises(PreventUpdate):
+            surgery.follow_heads([h])
+        with pytest.raises(PreventUpdate):
+            surgery.update_surgery([0, h, [1], [], "none"])

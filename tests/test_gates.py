@@ -1,0 +1,174 @@
+"""The gates' server side (dashboard/views/gate.py): a forged gate gets no update, and a click, which fires only
+the cell's gate, outlines the cell without redrawing. Which tab may send a gate is the browser's rule
+(explorer.gate); the server cannot see the tab any more, and does not need to."""
+
+import json
+
+import numpy as np
+import pytest
+from dash import Patch, no_update
+from dash.exceptions import PreventUpdate
+
+from dashboard import create_app, trainer
+from dashboard.attention import multi_head_attention, worked_example
+from dashboard.views import drilldown, example, forms, mixing, selection
+from dashboard.views.gate import GATES
+from dashboard.views.model import WORKED, WORKED_CELL
+from tests.dash_requests import (
+    GATE_BY_ID,
+    arguments,
+    callback_body,
+    cell,
+    change_of_heads,
+    click_on_cell,
+    gated_callbacks,
+    worked,
+)
+from tests.util import decode, fire, patch_assignments
+
+UNREAD = {mixing.MIXING_QUERY.id}  # update_mixing reads the query from the cell's gate; this one only says it changed
+
+
+def forged_data(n: int) -> list:
+    """Data that is not the list of n values the browser puts in a gate of n controls."""
+    return [None, {}, {"h": 4}, "4", "x" * n, 4, True, 4.0, [], [0] * (n - 1), [0] * (n + 1), [None] * (n + 2)]
+
+
+def forgeries():
+    """(callback, outputs, inputs, state, forged {gate id: data}) for every gate of every gated callback."""
+    for fn, outputs, inputs, state in gated_callbacks():
+        for d in inputs:
+            if d.component_id in GATE_BY_ID and d.component_id not in UNREAD:
+                for data in forged_data(len(GATE_BY_ID[d.component_id].names)):
+                    yield fn, outputs, inputs, state, {d.component_id: data}
+
+
+@pytest.fixture(scope="module")
+def trained():
+    trainer.training_runs(0)  # the learning tab's callbacks draw only a trained seed (0, the page's default)
+
+
+def test_every_gate_is_read_by_a_callback():
+    read = {d.component_id for _, _, inputs, _ in gated_callbacks() for d in inputs} & set(GATE_BY_ID)
+    assert read == {g.id for g in GATES} and len(GATES) == len(GATE_BY_ID)
+    assert len(list(forgeries())) > 150
+
+
+def test_forged_gate_data_gets_no_update(trained):
+    for fn, _, inputs, state, forged in forgeries():
+        fire(fn, *arguments(inputs, state))  # the page's own data is drawn: no PreventUpdate
+        with pytest.raises(PreventUpdate):
+            fire(fn, *arguments(inputs, state, forged))
+
+
+def test_forged_gate_data_over_http_is_a_204(trained):
+    client = create_app().server.test_client()
+    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
+    for _, outputs, inputs, state in gated_callbacks():
+        assert post(callback_body(outputs, inputs, state)).status_code == 200
+    for _, outputs, inputs, state, forged in forgeries():
+        r = post(callback_body(outputs, inputs, state, forged))
+        assert r.status_code == 204, (outputs[0].component_id, forged, r.status_code)
+
+
+def test_the_query_gate_carries_no_value_the_mixing_view_reads():
+    """The one gate whose data is not read: its firing says the query changed, the query is the cell gate's."""
+    W, C = worked(4, 0), cell(2, 5, 7)
+    fired = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
+    _, patch, features = fire(mixing.update_mixing, W, C, [5], changed=fired)
+    for forged in [None, "x", [11], {"q": 1}]:
+        _, patch_, features_ = fire(mixing.update_mixing, W, C, forged, changed=fired)
+        assert patch_.to_plotly_json() == patch.to_plotly_json() and features_ == features
+
+
+def outline_of(patch) -> list:
+    """The shapes a Patch assigns, checking it assigns nothing else."""
+    assert isinstance(patch, Patch)
+    (location, shapes), = patch_assignments(patch).items()
+    assert location == ("layout", "shapes")
+    return shapes
+
+
+def test_a_click_on_the_worked_example_patches_only_the_outlines():
+    W, C = worked(8, 0), cell(6, 3, 9)
+    blocks, heatmaps, cube, text = fire(example.update_example, W, C, 0, changed=[WORKED_CELL])
+    assert blocks is no_update and cube is no_update and text is no_update
+    (shape,) = outline_of(heatmaps)
+    assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
+    assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
+    forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=[WORKED_CELL])
+    assert forms_fig is no_update and forms_text is no_update
+    assert outline_of(logits) == [shape]
+    panel = fire(drilldown.update_drilldown, W, C, changed=[WORKED_CELL])  # the drill-down is the click's answer
+    A = multi_head_attention(*worked_example(0)[:5], 8).A
+    assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
+    # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn
+    assert outline_of(fire(example.update_example, worked(4, 0), C, 0, changed=[WORKED_CELL])[1]) == []
+
+
+@pytest.mark.parametrize("changed", [[WORKED], [WORKED, WORKED_CELL], None])
+def test_a_change_of_the_model_redraws_every_figure(changed):
+    W, C = worked(8, 0), cell(6, 3, 9)
+    blocks, heatmaps, cube, text = fire(example.update_example, W, C, 0, changed=changed)
+    A = multi_head_attention(*worked_example(0)[:5], 8).A
+    assert isinstance(blocks, dict) and isinstance(text, str) and "h = 8 heads" in text
+    np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-6)
+    assert heatmaps["layout"]["shapes"] == selection.outlines(6, 3, 9, 8, 12) != []
+    assert set(patch_assignments(cube)) == {("data",)}  # the cube's data: its camera stays
+    forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=changed)
+    assert isinstance(forms_fig, dict) and "rank 1" in forms_text
+    assert len(logits["data"]) == 8 and logits["layout"]["shapes"] == heatmaps["layout"]["shapes"]
+
+
+def test_a_click_on_the_mixing_tab_patches_the_outline_and_the_feature_map_only_for_a_new_query():
+    W, C = worked(8, 2), cell(3, 7, 1)
+    A = multi_head_attention(*worked_example(2)[:5], 8).A
+    single, multi, features = fire(mixing.update_mixing, W, C, [7], changed=[mixing.MIXING_CELL])
+    assert single is no_update and features is no_update  # the same query: the map stays
+    (shape,) = outline_of(multi)
+    assert (shape["xref"], shape["x0"] + shape["x1"], shape["y0"] + shape["y1"]) == ("x3", 2, 14)
+    single, multi, features = fire(mixing.update_mixing, W, C, [7],
+                                   changed=[mixing.MIXING_CELL, mixing.MIXING_QUERY])
+    assert single is no_update and outline_of(multi) == [shape]
+    mix = decode(features["data"][0]["z"])
+    for c in range(8):  # column c is mixed by head c // (d/h): row 7 of its A
+        np.testing.assert_allclose(mix[:, c], A[c, 7], rtol=1e-6)
+    # a change of the model redraws both panels, outlined, and the map
+    single, multi, features_ = fire(mixing.update_mixing, W, C, [7], changed=[mixing.MIXING])
+    assert len(single["data"]) == 1 and multi["layout"]["shapes"] == [shape]
+    np.testing.assert_allclose([decode(t["z"]) for t in multi["data"]], A, rtol=1e-6)
+    np.testing.assert_allclose(decode(features_["data"][0]["z"]), mix)
+
+
+@pytest.mark.parametrize("query", [12, -1, "7", None, 7.0, True, [7], 10**400], ids=lambda v: repr(v)[:12])
+def test_a_forged_query_keeps_the_feature_map(query):
+    W, C = worked(8, 2), cell(3, query, 1)
+    for changed in ([mixing.MIXING_CELL, mixing.MIXING_QUERY], None):
+        _, multi, features = fire(mixing.update_mixing, W, C, [query], changed=changed)
+        assert features is no_update  # the drill-down says what is wrong
+        shapes = outline_of(multi) if changed else multi["layout"]["shapes"]
+        assert shapes == []
+
+
+def test_over_http_a_click_answers_with_the_outlines_and_a_change_of_h_with_every_figure():
+    """Dash's changedPropIds is what Gate.triggered() reads: through the real endpoint, a click's answers hold
+    the outline Patches (and the drill-down, and on the mixing tab the new query's map) and nothing else."""
+    client = create_app().server.test_client()
+    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
+    answers = {}
+    for b in click_on_cell(8, 3, 4, 5, 6) + click_on_cell(8, 3, 4, 5, 6, "mixing"):
+        answers.update(post(b).get_json()["response"])
+    outlined = {example.HEATMAPS, forms.LOGITS, mixing.MIX_MULTI}
+    assert set(answers) == outlined | {drilldown.DRILLDOWN, mixing.FEATURE_MIX}
+    for graph in outlined:
+        patch = answers[graph]["figure"]
+        assert "__dash_patch_update" in patch and [op["location"] for op in patch["operations"]] == [["layout", "shapes"]]
+        assert patch["operations"][0]["params"]["value"] == selection.outlines(4, 5, 6, 8, 12)
+    A = multi_head_attention(*worked_example(3)[:5], 8).A
+    np.testing.assert_allclose(decode(answers[mixing.FEATURE_MIX]["figure"]["data"][0]["z"])[:, 7], A[7, 5], rtol=1e-6)
+    drawn = {}
+    for b in change_of_heads(8, 3):
+        drawn.update(post(b).get_json()["response"])
+    assert {example.BLOCKS, example.HEATMAPS, example.CUBE, example.WORKED_TEXT, forms.FORMS, forms.LOGITS,
+            forms.FORMS_TEXT, drilldown.DRILLDOWN} <= set(drawn)
+    np.testing.assert_allclose([decode(t["z"]) for t in drawn[example.HEATMAPS]["figure"]["data"]], A, rtol=1e-6)
