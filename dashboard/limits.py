@@ -128,12 +128,6 @@ def member_str(value, allowed) -> str:
     return value
 
 
-def tab(value, expected: str) -> None:
-    """Views draw only while their tab is shown: PreventUpdate otherwise."""
-    if value != expected:
-        raise PreventUpdate
-
-
 def display(value) -> Display:
     """The page's display store: {"narrow": bool, "lecture": bool}; anything else is a desktop page."""
     if not isinstance(value, dict):

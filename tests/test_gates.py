@@ -26,9 +26,6 @@ from tests.dash_requests import (
 )
 from tests.util import decode, fire, patch_assignments
 
-UNREAD = {mixing.MIXING_QUERY.id}  # update_mixing reads the query from the cell's gate; this one only says it changed
-
-
 def forged_data(n: int) -> list:
     """Data that is not the list of n values the browser puts in a gate of n controls."""
     return [None, {}, {"h": 4}, "4", "x" * n, 4, True, 4.0, [], [0] * (n - 1), [0] * (n + 1), [None] * (n + 2)]
@@ -38,7 +35,7 @@ def forgeries():
     """(callback, outputs, inputs, state, forged {gate id: data}) for every gate of every gated callback."""
     for fn, outputs, inputs, state in gated_callbacks():
         for d in inputs:
-            if d.component_id in GATE_BY_ID and d.component_id not in UNREAD:
+            if d.component_id in GATE_BY_ID:
                 for data in forged_data(len(GATE_BY_ID[d.component_id].names)):
                     yield fn, outputs, inputs, state, {d.component_id: data}
 
@@ -71,14 +68,15 @@ def test_forged_gate_data_over_http_is_a_204(trained):
         assert r.status_code == 204, (outputs[0].component_id, forged, r.status_code)
 
 
-def test_the_query_gate_carries_no_value_the_mixing_view_reads():
-    """The one gate whose data is not read: its firing says the query changed, the query is the cell gate's."""
+def test_the_feature_map_reads_its_own_gate():
+    """The map draws the query gate's row; a row outside the tokens keeps the map as it is."""
     W, C = worked(4, 0), cell(2, 5, 7)
     fired = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
-    _, patch, features = fire(mixing.update_mixing, W, C, [5], changed=fired)
-    for forged in [None, "x", [11], {"q": 1}]:
-        _, patch_, features_ = fire(mixing.update_mixing, W, C, forged, changed=fired)
-        assert patch_.to_plotly_json() == patch.to_plotly_json() and features_ == features
+    _, _, five = fire(mixing.update_mixing, W, C, [5], changed=fired)
+    _, _, seven = fire(mixing.update_mixing, W, C, [7], changed=fired)
+    assert five["layout"] != seven["layout"] or five["data"] != seven["data"]
+    for outside in ([12], [-1], ["5"], [5.0]):
+        assert fire(mixing.update_mixing, W, C, outside, changed=fired)[2] is no_update
 
 
 def outline_of(patch) -> list:

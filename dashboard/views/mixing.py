@@ -53,14 +53,15 @@ def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> di
 
 @callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"), Output(FEATURE_MIX, "figure"),
           MIXING.input, MIXING_CELL.input, MIXING_QUERY.input, prevent_initial_call=True)
-def update_mixing(controls, cell, _query):
+def update_mixing(controls, cell, row):
     """One head's mixing, every head's, and the selected query's row of every head spread over the d feature
     columns it mixes (the seed's claim, drawn). A click redraws the outline, and the feature map if the
     query changed."""
     s, display = checked(MIXING.values(controls))
     head, query, key = MIXING_CELL.values(cell)
+    (row,) = MIXING_QUERY.values(row)
     # a query outside the tokens keeps the map as it is; the drill-down says what is wrong
-    features = feature_mixing_figure(s, query, display) if limits.is_int(query) and 0 <= query < s.n else no_update
+    features = feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else no_update
     if not MIXING.triggered():
         return (no_update, selection.outline_patch(head, query, key, s) if MIXING_CELL.triggered() else no_update,
                 features if MIXING_QUERY.triggered() else no_update)

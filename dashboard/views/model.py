@@ -66,7 +66,7 @@ def checked(values: list) -> tuple[limits.Setting, Display]:
     return limits.setting(h, seed, size, scale, tau), limits.display(display)
 
 
-@callback(Output(SCALE_TEXT, "children"), SCALE_GATE.input)
+@callback(Output(SCALE_TEXT, "children"), SCALE_GATE.input, prevent_initial_call=True)
 def update_scale_text(controls):
     """Why the heatmaps look the way they do at this scale, from the live logits."""
     s = limits.setting(*SCALE_GATE.values(controls))
