@@ -1,6 +1,39 @@
 // Clientside callbacks: what needs no server round trip runs here.
 // `config` is the page's CONFIG store (dashboard/views/__init__.py): allowed values, defaults and ids,
 // defined once in Python (dashboard/limits.py); nothing here repeats a rule of its own.
+
+// The graphs that have come within half a screen below the viewport, in the SEEN store: once seen, always seen.
+// A graph in a hidden tab is seen once its tab is shown and it is near the screen. Graphs are found by id at
+// each check (dcc.Graph replaces its own element as it loads, so an observer of the first one would miss it).
+const seenGraphs = new Set();
+const unseenGraphs = new Set();
+let seenStore = null;
+let checkQueued = false;
+function checkGraphs() {
+  checkQueued = false;
+  const fresh = [...unseenGraphs].filter((id) => {
+    const graph = document.getElementById(id);
+    const box = graph && graph.getBoundingClientRect();
+    return box && box.height > 0 && box.top < 1.5 * window.innerHeight && box.bottom > 0;
+  });
+  fresh.forEach((id) => { unseenGraphs.delete(id); seenGraphs.add(id); });
+  if (fresh.length) dash_clientside.set_props(seenStore, { data: [...seenGraphs] });
+}
+function queueCheck() {
+  if (!checkQueued && unseenGraphs.size) {
+    checkQueued = true;
+    requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
+  }
+}
+function watchGraph(id, storeId) {
+  seenStore = storeId;
+  unseenGraphs.add(id);
+  queueCheck();
+}
+window.addEventListener("scroll", queueCheck, { passive: true });
+window.addEventListener("resize", queueCheck);
+new ResizeObserver(queueCheck).observe(document.documentElement);  // graphs and text that load move the rest
+
 window.dash_clientside = Object.assign({}, window.dash_clientside, {
   explorer: {
     // One section visible at a time; the others stay mounted so their figures and cameras persist.
@@ -11,11 +44,16 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     },
 
     // Hidden tabs do no work (dashboard/views/gate.py): a gate passes its controls' values on while one of
-    // its tabs is shown, and only when they differ from those its view last drew.
-    gate: function (tab, ...values) {
+    // its tabs is shown, once the graph it watches has come near the screen, and only when they differ from
+    // those its view last drew.
+    gate: function (tab, seen, ...values) {
       const config = values.pop();
       const passed = values.pop();
-      const tabs = config.gates[dash_clientside.callback_context.outputs_list.id];
+      const { tabs, watch } = config.gates[dash_clientside.callback_context.outputs_list.id];
+      if (watch && !seen.includes(watch)) {
+        watchGraph(watch, config.ids.seen);
+        return dash_clientside.no_update;
+      }
       const same = JSON.stringify(values) === JSON.stringify(passed);
       return tabs.includes(tab) && !same ? values : dash_clientside.no_update;
     },

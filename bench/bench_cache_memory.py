@@ -26,11 +26,11 @@ def main():
     before = rss_mib()
     for k, s in enumerate(settings[:common.SETTINGS_CACHED]):
         display = displays[k % len(displays)]
-        example.example_figures(s, display), example.cube_data(s), forms.forms_figures(s, display)
+        example.block_figure(s, display), example.heatmap_figure(s, display), example.cube_data(s), forms.forms_figures(s, display)
         forward.forward_view(s, display), mixing.mixing_figures(s, display)
         mixing.feature_mixing_figure(s, k % s.n, display)
     gc.collect()
-    caches = [common.model, example.example_figures, example.cube_data, forms.forms_figures, forward.forward_view,
+    caches = [common.model, example.block_figure, example.heatmap_figure, example.cube_data, forms.forms_figures, forward.forward_view,
               mixing.mixing_figures, mixing.feature_mixing_figure]
     assert all(c.cache_info().currsize == common.SETTINGS_CACHED for c in caches)
     print(f"{len(caches)} caches x {common.SETTINGS_CACHED} entries at n = 48, h = 8: "

@@ -7,7 +7,7 @@ inputs are the gates' lists, and its changedPropIds name the gates that passed n
 from dash import Input, Output, State
 
 from dashboard import limits, wiring
-from dashboard.ids import LEARN_READY
+from dashboard.ids import HEATMAPS, LEARN_READY
 from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary, surgery
 from dashboard.views import equivariance as eq
 from dashboard.views import model as model_bar
@@ -16,8 +16,7 @@ from dashboard.views.model import SCALE_GATE, WORKED, WORKED_CELL
 
 GATE_BY_ID = {g.id: g for g in GATES}
 
-EXAMPLE_OUTPUTS = [(example.BLOCKS, "figure"), (example.HEATMAPS, "figure"), (example.CUBE, "figure"),
-                   (example.WORKED_TEXT, "children")]
+HEATMAP_OUTPUTS = [(HEATMAPS, "figure"), (example.WORKED_TEXT, "children")]
 MIXING_OUTPUTS = [(mixing.MIX_SINGLE, "figure"), (mixing.MIX_MULTI, "figure"), (mixing.FEATURE_MIX, "figure")]
 EQ_OUTPUTS = [(eq.EQ_INPUTS, "figure"), (eq.EQ_ATTENTION, "figure"), (eq.EQ_CHECK, "children"),
               (eq.PERM, "invalid"), (eq.PERM_FEEDBACK, "children")]
@@ -67,23 +66,32 @@ def cell(head=1, query=0, key=1) -> list:
     return [head, query, key]
 
 
-def example_body(h=8, seed=3, focus=0, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
-    """The worked example's main update; `model_controls` are size, scale and tau."""
-    return gated(EXAMPLE_OUTPUTS, [(WORKED, worked(h, seed, narrow, **model_controls)), (WORKED_CELL, cell(*selected))],
-                 [(example.CUBE_FOCUS, "value", focus)], list(fired))
+def example_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
+    """The worked example's heatmaps and their sentence; `model_controls` are size, scale and tau."""
+    return gated(HEATMAP_OUTPUTS, [(WORKED, worked(h, seed, narrow, **model_controls)), (WORKED_CELL, cell(*selected))],
+                 fired=list(fired))
+
+
+def blocks_body(h=8, seed=3, narrow=False, **model_controls) -> dict:
+    return gated([(example.BLOCKS, "figure")], [(example.BLOCK_GATE, worked(h, seed, narrow, **model_controls))])
+
+
+def cube_body(h=8, seed=3, focus=0, **model_controls) -> dict:
+    return gated([(example.CUBE, "figure")], [(example.CUBE_GATE, model(h, seed, **model_controls))],
+                 [(example.CUBE_FOCUS, "value", focus)])
 
 
 def tokens_body(seed=3, size=4) -> dict:
     return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, [seed, size, displayed()])])
 
 
-def forms_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
-    return gated(FORMS_OUTPUTS, [(WORKED, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))],
+def forms_body(h=8, seed=3, selected=(1, 0, 1), fired=(forms.FORMS_GATE,), **model_controls) -> dict:
+    return gated(FORMS_OUTPUTS, [(forms.FORMS_GATE, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))],
                  fired=list(fired))
 
 
 def forward_body(h=8, seed=3, **model_controls) -> dict:
-    return gated(FORWARD_OUTPUTS, [(WORKED, worked(h, seed, **model_controls))])
+    return gated(FORWARD_OUTPUTS, [(forward.FORWARD_GATE, worked(h, seed, **model_controls))])
 
 
 def summary_body(h=8, seed=3, **model_controls) -> dict:
@@ -120,16 +128,24 @@ def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
     """The worked example's requests for one change of the scale or the size while it is shown (at most: a change
     of scale leaves the tokens' gate alone, so they are not sent)."""
     m = {"size": size, "scale": scale, "tau": tau}
-    return [example_body(h, seed, **m), tokens_body(seed, size), forms_body(h, seed, **m), forward_body(h, seed, **m),
-            drilldown_body(h, seed, **m), summary_body(h, seed, **m), scale_text_body(h, seed, **m)]
+    return [*example_bodies(h, seed, **m), tokens_body(seed, size), forms_body(h, seed, **m),
+            forward_body(h, seed, **m), drilldown_body(h, seed, **m), summary_body(h, seed, **m),
+            scale_text_body(h, seed, **m)]
+
+
+def example_bodies(h, seed, **model_controls) -> list[dict]:
+    """The worked example's figures that depend on h: the blocks, the heatmaps and the cube."""
+    return [blocks_body(h, seed, **model_controls), example_body(h, seed, **model_controls),
+            cube_body(h, seed, **model_controls)]
 
 
 def change_of_heads(h, seed, tab="example") -> list[dict]:
-    """Every server request one change of h sends while `tab` is shown: its gates' callbacks and, on the
-    tabs the model bar drives, the scale text. The tokens do not depend on h: their gate sends nothing."""
+    """Every server request one change of h sends while `tab` is shown, once the student has scrolled through it:
+    its gates' callbacks and, on the tabs the model bar drives, the scale text. The tokens do not depend on h:
+    their gate sends nothing."""
     if tab == "learning":
         return learning_bodies(h)
-    views = {"example": [example_body(h, seed), forms_body(h, seed), forward_body(h, seed), summary_body(h, seed),
+    views = {"example": [*example_bodies(h, seed), forms_body(h, seed), forward_body(h, seed), summary_body(h, seed),
                          drilldown_body(h, seed)],
              "mixing": [mixing_body(h, seed)],
              "equivariance": [eq_body(h=h, seed=seed)]}[tab]
@@ -145,6 +161,15 @@ def click_on_cell(h, seed, head, query, key, tab="example") -> list[dict]:
     return [example_body(h, seed, selected=selected, fired=(WORKED_CELL,)),
             forms_body(h, seed, selected, fired=(WORKED_CELL,)),
             drilldown_body(h, seed, selected, fired=(WORKED_CELL,))]
+
+
+def example_views(W: list, C: list, focus=0, changed=None) -> tuple:
+    """The worked example's blocks, heatmaps, cube and sentence, from direct calls of their callbacks with the
+    worked gate's data W and the cell gate's C (a first draw, unless `changed` names the gates that fired)."""
+    from tests.util import fire
+
+    heatmaps, text = fire(example.update_heatmaps, W, C, changed=changed)
+    return fire(example.update_blocks, W), heatmaps, fire(example.update_cube, W[:5], focus), text
 
 
 def press_train_body(seed=0, polls=0) -> dict:

@@ -5,7 +5,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import limits
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
 from dashboard.views import common, equivariance, example, mixing
-from tests.dash_requests import worked
+from tests.dash_requests import example_views, worked
 from tests.util import decode, fire, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
@@ -19,7 +19,7 @@ SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tok
 def example_view(h, seed, display=False, focus=0, cell=CELL):
     """update_example as a first draw of the tab (every gate fired), at the seed's size and scale."""
     W = worked(h, seed, **SEED_MODEL)[:5] + [display]
-    return fire(example.update_example, W, cell, focus)
+    return example_views(W, cell, focus)
 
 
 def mixing_view(h, seed, cell=CELL):

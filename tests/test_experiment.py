@@ -8,7 +8,7 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, limits
 from dashboard.views import drilldown, equivariance, example, forms, mixing, model
-from tests.dash_requests import example_body, worked
+from tests.dash_requests import example_body, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire
 
@@ -37,7 +37,7 @@ def attention(h, seed, per_cluster, scale):
 ])
 def test_heatmaps_follow_scale_and_size(h, size, scale, tau, factor):
     W = worked(h, 3, size=size, scale=scale, tau=tau)
-    heatmaps = fire(example.update_example, W, [1, 0, 1], 0)[1]
+    heatmaps = example_views(W, [1, 0, 1], 0)[1]
     expected_scale = 1.0 if scale == "none" else factor / np.sqrt(8 // h)
     A = attention(h, 3, size, expected_scale)
     assert A.shape == (h, 3 * size, 3 * size)
@@ -54,7 +54,7 @@ def test_defaults_are_the_seeds_numbers_in_every_view():
     X, W_Q, W_K, W_V, W_O = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, 4)
     defaults = worked(4, 0, size=limits.DEFAULT_SIZE, scale=limits.DEFAULT_SCALE, tau=limits.DEFAULT_TAU_STEP)
-    heatmaps = fire(example.update_example, defaults, [1, 0, 1], 0)[1]
+    heatmaps = example_views(defaults, [1, 0, 1], 0)[1]
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, atol=1e-7)
     multi = fire(mixing.update_mixing, defaults, [1, 0, 1], [0])[1]
     np.testing.assert_allclose([decode(t["z"]) for t in multi["data"]], A, atol=1e-7)
@@ -69,7 +69,7 @@ def test_the_temperature_counts_only_with_its_scale():
 def test_forged_scale_and_size_get_no_update(field, value):
     controls_ = {"size": 4, "scale": "tau", "tau": 0, field: value}
     with pytest.raises(PreventUpdate):
-        fire(example.update_example, worked(4, 0, **controls_), [1, 0, 1], 0)
+        example_views(worked(4, 0, **controls_), [1, 0, 1], 0)
 
 
 def test_forged_scale_and_size_over_http_change_nothing():

@@ -6,7 +6,7 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard.views import drilldown, example, forms, forward, gate, mixing, model
-from tests.dash_requests import worked
+from tests.dash_requests import example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire
 
@@ -61,13 +61,13 @@ def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
 
 
 def test_the_selected_cell_is_outlined_on_its_heads_panel():
-    fig = fire(example.update_example, worked(8, 0, **SEED_MODEL), [6, 3, 9], 0)[1]
+    fig = example_views(worked(8, 0, **SEED_MODEL), [6, 3, 9], 0)[1]
     (shape,) = fig["layout"]["shapes"]
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
-    cached = example.example_figures(example.limits.Setting(8, 0), example.limits.display(False))[1]
+    cached = example.heatmap_figure(example.limits.Setting(8, 0), example.limits.display(False))
     assert "shapes" not in cached["layout"]  # the cached figure is left as it was
-    assert fire(example.update_example, worked(4, 0, **SEED_MODEL), [6, 3, 9], 0)[1]["layout"]["shapes"] == []  # no head 6
+    assert example_views(worked(4, 0, **SEED_MODEL), [6, 3, 9], 0)[1]["layout"]["shapes"] == []  # no head 6
 
 
 @pytest.mark.parametrize("h", [1, 2, 4, 8])

@@ -21,6 +21,7 @@ from tests.dash_requests import (
     cell,
     change_of_heads,
     click_on_cell,
+    example_views,
     gated_callbacks,
     worked,
 )
@@ -89,8 +90,11 @@ def outline_of(patch) -> list:
 
 def test_a_click_on_the_worked_example_patches_only_the_outlines():
     W, C = worked(8, 0), cell(6, 3, 9)
-    blocks, heatmaps, cube, text = fire(example.update_example, W, C, 0, changed=[WORKED_CELL])
-    assert blocks is no_update and cube is no_update and text is no_update
+    heatmaps, text = fire(example.update_heatmaps, W, C, changed=[WORKED_CELL])
+    assert text is no_update
+    # the blocks and the cube do not read the cell: a click sends them nothing
+    cell_readers = {fn for fn, _, inputs, _ in gated_callbacks() if WORKED_CELL.id in {d.component_id for d in inputs}}
+    assert cell_readers == {example.update_heatmaps, forms.update_forms, drilldown.update_drilldown}
     (shape,) = outline_of(heatmaps)
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
@@ -101,19 +105,20 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn
-    assert outline_of(fire(example.update_example, worked(4, 0), C, 0, changed=[WORKED_CELL])[1]) == []
+    assert outline_of(fire(example.update_heatmaps, worked(4, 0), C, changed=[WORKED_CELL])[0]) == []
 
 
 @pytest.mark.parametrize("changed", [[WORKED], [WORKED, WORKED_CELL], None])
 def test_a_change_of_the_model_redraws_every_figure(changed):
     W, C = worked(8, 0), cell(6, 3, 9)
-    blocks, heatmaps, cube, text = fire(example.update_example, W, C, 0, changed=changed)
+    blocks, heatmaps, cube, text = example_views(W, C, 0, changed=changed)
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert isinstance(blocks, dict) and isinstance(text, str) and "h = 8 heads" in text
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-6)
     assert heatmaps["layout"]["shapes"] == selection.outlines(6, 3, 9, 8, 12) != []
     assert set(patch_assignments(cube)) == {("data",)}  # the cube's data: its camera stays
-    forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=changed)
+    forms_changed = None if changed is None else [forms.FORMS_GATE if g is WORKED else g for g in changed]
+    forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=forms_changed)
     assert isinstance(forms_fig, dict) and "rank 1" in forms_text
     assert len(logits["data"]) == 8 and logits["layout"]["shapes"] == heatmaps["layout"]["shapes"]
 
@@ -170,3 +175,20 @@ def test_over_http_a_click_answers_with_the_outlines_and_a_change_of_h_with_ever
     assert {example.BLOCKS, example.HEATMAPS, example.CUBE, example.WORKED_TEXT, forms.FORMS, forms.LOGITS,
             forms.FORMS_TEXT, drilldown.DRILLDOWN} <= set(drawn)
     np.testing.assert_allclose([decode(t["z"]) for t in drawn[example.HEATMAPS]["figure"]["data"]], A, rtol=1e-6)
+
+
+def test_every_watched_graph_is_a_graph_on_its_tab():
+    """A gate that waits for a graph to come near the screen names one that is there: a typo would never draw."""
+    from dash import dcc
+
+    from dashboard.ids import section_id
+    from dashboard.views import make_layout
+
+    page = make_layout()
+    for g in GATES:
+        if g.watch is None:
+            continue
+        sections = [c for c in page._traverse() if getattr(c, "id", None) in {section_id(t) for t in g.tabs}]
+        graphs = {c.id for s in sections for c in s._traverse() if isinstance(c, dcc.Graph)}
+        assert g.watch in graphs, (g.id, g.watch)
+    assert sum(g.watch is not None for g in GATES) >= 10

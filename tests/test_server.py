@@ -15,7 +15,7 @@ from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from tests.dash_requests import WORKED, WORKED_CELL, eq_body, example_body, press_train_body
+from tests.dash_requests import WORKED, WORKED_CELL, cube_body, eq_body, example_body, press_train_body
 from tests.util import decode
 
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
@@ -53,8 +53,10 @@ def test_valid_update_gives_the_core_values(client):
 
 def well_formed_forgeries():
     """This app's callbacks, exactly as declared, with forged values: the callbacks' own checks answer."""
-    for field, value in itertools.product(["h", "seed", "focus", "narrow"], FORGED_VALUES):
+    for field, value in itertools.product(["h", "seed", "narrow"], FORGED_VALUES):
         yield example_body(**{field: value})
+    for value in FORGED_VALUES:
+        yield cube_body(focus=value)
     for data in FORGED_VALUES:  # a gate's data that is not the list the browser sends
         yield {**example_body(), "inputs": [{**example_body()["inputs"][0], "value": data}, example_body()["inputs"][1]]}
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
@@ -79,10 +81,12 @@ def malformed_requests():
     yield {**valid, "output": "x" * 50_000}
     yield {**valid, "output": ["list"]}
     yield {**valid, "outputs": None}
-    yield {**valid, "outputs": valid["outputs"][:2]}
+    yield {**valid, "outputs": valid["outputs"][:1]}
     yield {**valid, "outputs": {"id": example.BLOCKS, "property": "figure"}}
-    yield {**valid, "state": []}
-    yield {**valid, "state": [{"id": "cube-focus", "property": "options", "value": 0}]}
+    yield {**valid, "state": [{"id": "cube-focus", "property": "value", "value": 0}]}
+    cube = cube_body()
+    yield {**cube, "state": []}
+    yield {**cube, "state": [{"id": "cube-focus", "property": "options", "value": 0}]}
     yield {**valid, "changedPropIds": "heads.value"}
     yield {**valid, "changedPropIds": ["nope.value"]}
     yield {**valid, "changedPropIds": [{"id": "heads"}]}

@@ -12,7 +12,7 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..ids import CONFIG, HEADS, section_id
+from ..ids import CONFIG, HEADS, HEATMAPS, section_id
 from ..wiring import callback, clientside_callback
 from . import drilldown, forms, forward, selection, summary
 from .common import SETTINGS_CACHED, graph, head_buttons, markdown, model, text_beside_view
@@ -22,7 +22,6 @@ from .model import WORKED, WORKED_CELL, checked
 TOKENS = "tokens"
 BLOCKS = "blocks"
 WORKED_TEXT = "worked-text"
-HEATMAPS = "heatmaps"
 CUBE = "cube"
 CUBE_FOCUS = "cube-focus"
 URL_PARAMS = drilldown.URL_PARAMS
@@ -58,9 +57,14 @@ def token_figure(seed: int, size: int, display: Display) -> dict:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def example_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
+def block_figure(s: limits.Setting, display: Display) -> dict:
     r = model(s)[1]
-    return fig.block_views(r.Q, r.K, r.V, display), fig.attention_heatmaps(r.A, display)
+    return fig.block_views(r.Q, r.K, r.V, display)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def heatmap_figure(s: limits.Setting, display: Display) -> dict:
+    return fig.attention_heatmaps(model(s)[1].A, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -69,7 +73,9 @@ def cube_data(s: limits.Setting) -> list[dict]:
 
 
 # The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
-TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED})
+TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED}, watch=TOKENS)
+BLOCK_GATE = gate("blocks", ("example",), {**MODEL, **DISPLAYED}, watch=BLOCKS)
+CUBE_GATE = gate("cube", ("example",), MODEL, watch=CUBE)
 
 
 @callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)
@@ -78,19 +84,31 @@ def update_tokens(controls):
     return token_figure(limits.seed(seed), limits.member(size, limits.SIZES), limits.display(display))
 
 
-@callback(Output(BLOCKS, "figure"), Output(HEATMAPS, "figure"), Output(CUBE, "figure"), Output(WORKED_TEXT, "children"),
-          WORKED.input, WORKED_CELL.input, State(CUBE_FOCUS, "value"), prevent_initial_call=True)
-def update_example(controls, cell, focus):
-    """Q/K/V blocks, per-head heatmaps and the cube. The cube gets a Patch of its `data`
-    only, so the user's camera survives (dash 4.4.1 resets it on a whole new figure)."""
+@callback(Output(BLOCKS, "figure"), BLOCK_GATE.input, prevent_initial_call=True)
+def update_blocks(controls):
+    """Q, K and V with their h column blocks."""
+    return block_figure(*checked(BLOCK_GATE.values(controls)))
+
+
+@callback(Output(HEATMAPS, "figure"), Output(WORKED_TEXT, "children"), WORKED.input, WORKED_CELL.input,
+          prevent_initial_call=True)
+def update_heatmaps(controls, cell):
+    """The per-head heatmaps with the selected cell outlined, and the sentence above them."""
     s, display = checked(WORKED.values(controls))
     head, query, key = WORKED_CELL.values(cell)
     if selection.only_the_cell_changed(WORKED_CELL, WORKED):
-        return no_update, selection.outline_patch(head, query, key, s), no_update, no_update
-    blocks, heatmaps = example_figures(s, display)
+        return selection.outline_patch(head, query, key, s), no_update
+    return selection.with_outline(heatmap_figure(s, display), head, query, key, s), worked_text(s)
+
+
+@callback(Output(CUBE, "figure"), CUBE_GATE.input, State(CUBE_FOCUS, "value"), prevent_initial_call=True)
+def update_cube(controls, focus):
+    """The cube, as a Patch of its `data` only, so the user's camera survives (dash 4.4.1 resets it on a
+    whole new figure)."""
+    s = limits.setting(*CUBE_GATE.values(controls))
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
-    return blocks, selection.with_outline(heatmaps, head, query, key, s), cube, worked_text(s)
+    return cube
 
 
 def worked_text(s: limits.Setting) -> str:

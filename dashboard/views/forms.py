@@ -10,12 +10,13 @@ from .. import attention as core
 from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
+from ..ids import FORMS
 from ..wiring import callback
 from . import selection
 from .common import SETTINGS_CACHED, graph, markdown, model
-from .model import WORKED, WORKED_CELL, checked
+from .gate import DISPLAYED, MODEL, gate
+from .model import WORKED_CELL, checked
 
-FORMS = "bilinear-forms"
 LOGITS = "bilinear-logits"
 FORMS_TEXT = "bilinear-text"
 
@@ -51,12 +52,15 @@ def rank_text(h: int, ranks) -> str:
             f"rank is at most d/h = {d_k}. Here: {ranks_said}; {reading}")
 
 
+FORMS_GATE = gate("forms", ("example",), {**MODEL, **DISPLAYED}, watch=FORMS)
+
+
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
-          WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
+          FORMS_GATE.input, WORKED_CELL.input, prevent_initial_call=True)
 def update_forms(controls, cell):
-    s, display = checked(WORKED.values(controls))
+    s, display = checked(FORMS_GATE.values(controls))
     head, query, key = WORKED_CELL.values(cell)
-    if selection.only_the_cell_changed(WORKED_CELL, WORKED):
+    if selection.only_the_cell_changed(WORKED_CELL, FORMS_GATE):
         return no_update, selection.outline_patch(head, query, key, s), no_update
     forms, logits, text = forms_figures(s, display)
     return forms, selection.with_outline(logits, head, query, key, s), text

@@ -15,7 +15,8 @@ from ..figures import Display
 from ..figures import explain as fig
 from ..wiring import callback
 from .common import SETTINGS_CACHED, graph, model, text_beside_view
-from .model import WORKED, checked
+from .gate import DISPLAYED, MODEL, gate
+from .model import checked
 
 FORWARD = "forward"
 FORWARD_TEXT = "forward-text"
@@ -43,6 +44,9 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
             f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
 
 
-@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), WORKED.input, prevent_initial_call=True)
+FORWARD_GATE = gate("forward", ("example",), {**MODEL, **DISPLAYED}, watch=FORWARD)
+
+
+@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), FORWARD_GATE.input, prevent_initial_call=True)
 def update_forward(controls):
-    return forward_view(*checked(WORKED.values(controls)))
+    return forward_view(*checked(FORWARD_GATE.values(controls)))

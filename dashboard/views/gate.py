@@ -1,10 +1,12 @@
-"""Hidden tabs do no work, and a return to a tab redraws nothing that did not change.
+"""Hidden tabs do no work, figures far below the screen wait until the student scrolls to them, and a
+return to a tab redraws nothing that did not change.
 
 A view's server callbacks read their controls through a gate: a store that the browser
 (explorer.gate in assets/clientside.js) fills with the controls' values only while one of the gate's
-tabs is shown, and only when the values differ from those the view last drew. So a change of h sends
-requests for the tab on screen only, and a return to a tab sends them only if its controls changed
-while it was hidden.
+tabs is shown, only once the graph it watches (if any) has come within half a screen of the viewport,
+and only when the values differ from those the view last drew. So a change of h sends requests for
+what the student can see; a figure further down draws as it comes into view; a return to a tab sends
+requests only if its controls changed while it was hidden. A first load draws the top of the page only.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 from dash import Input, Output, State, ctx, dcc
 from dash.exceptions import PreventUpdate
 
-from ..ids import CONFIG, DISPLAY, HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
+from ..ids import CONFIG, DISPLAY, HEADS, SCALE, SEED, SEEN, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
 from ..wiring import clientside_callback
 
 # The controls most gates pass on, by name: (component id, property).
@@ -29,6 +31,7 @@ class Gate:
     id: str
     tabs: tuple[str, ...]
     names: tuple[str, ...]  # the controls, in the order of the store's list
+    watch: str | None  # the graph that must have come near the screen first, if any
 
     @property
     def input(self) -> Input:
@@ -49,20 +52,21 @@ class Gate:
 GATES: list[Gate] = []
 
 
-def gate(name: str, tabs: tuple[str, ...], controls: dict[str, tuple[str, str]]) -> Gate:
-    """A gate named `name` that passes `controls` on while one of `tabs` is shown."""
-    g = Gate(f"gate-{name}", tabs, tuple(controls))
+def gate(name: str, tabs: tuple[str, ...], controls: dict[str, tuple[str, str]], watch: str | None = None) -> Gate:
+    """A gate named `name` that passes `controls` on while one of `tabs` is shown (and once the graph `watch`
+    has come near the screen)."""
+    g = Gate(f"gate-{name}", tabs, tuple(controls), watch)
     GATES.append(g)
-    clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"),
+    clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"), Input(SEEN, "data"),
                         *[Input(component, prop) for component, prop in controls.values()],
                         State(g.id, "data"), State(CONFIG, "data"))
     return g
 
 
 def stores() -> list[dcc.Store]:
-    return [dcc.Store(id=g.id) for g in GATES]
+    return [dcc.Store(id=SEEN, data=[])] + [dcc.Store(id=g.id) for g in GATES]
 
 
 def client_config() -> dict:
-    """Each gate's tabs, for explorer.gate."""
-    return {g.id: list(g.tabs) for g in GATES}
+    """Each gate's tabs and watched graph, for explorer.gate."""
+    return {g.id: {"tabs": list(g.tabs), "watch": g.watch} for g in GATES}

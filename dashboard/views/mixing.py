@@ -22,7 +22,7 @@ MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
 FEATURE_MIX = "mixing-features"
 URL_PARAMS: list[dict] = []
-MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED})
+MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED}, watch=MIX_SINGLE)
 MIXING_CELL = gate("mixing-cell", ("mixing",), CELL)  # outlined on the multi-head panels
 MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": CELL["query"]})  # the feature map's row
 

@@ -9,7 +9,7 @@ from dash import Output, dcc, html
 
 from .. import limits
 from ..figures import Display
-from ..ids import SCALE, SIZE, TAU
+from ..ids import FORMS, HEATMAPS, SCALE, SIZE, TAU
 from ..wiring import callback
 from . import export
 from .common import model
@@ -17,10 +17,10 @@ from .gate import CELL, DISPLAYED, MODEL, gate
 
 MODEL_BAR = "model-bar"
 TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
-# The worked example's views read the model and the display through one gate, the selected cell
-# through another, so a click redraws no figure but the outlines.
-WORKED = gate("example", ("example",), {**MODEL, **DISPLAYED})
-WORKED_CELL = gate("example-cell", ("example",), CELL)
+# The worked example's heatmaps, summary and drill-down read the model and the display through one gate,
+# the selected cell through another, so a click redraws no figure but the outlines.
+WORKED = gate("example", ("example",), {**MODEL, **DISPLAYED}, watch=HEATMAPS)
+WORKED_CELL = gate("example-cell", ("example",), CELL, watch=FORMS)
 SCALE_GATE = gate("model-bar", TABS, MODEL)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
