@@ -33,3 +33,21 @@ def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_m
         if time.monotonic() > deadline:
             raise TimeoutError(f"still false after {timeout} s: {predicate} with {arg!r}")
         page.wait_for_timeout(interval_ms)  # the poll interval; lets Playwright deliver page events meanwhile
+
+
+# Resolves after the next two frames: a scroll's check of which graphs came near the screen has run.
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def scroll_through(page) -> None:
+    """Scroll down the shown tab and back up, as a student reading it would. A figure draws once it comes
+    within half a screen of the viewport (dashboard/views/gate.py), so after this every graph of the tab
+    has asked for its figure."""
+    page.wait_for_selector("main .js-plotly-plot", state="attached")  # the layout is there to scroll
+    y = 0
+    while y < page.evaluate("document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.evaluate(TWO_FRAMES)
+        y += page.evaluate("window.innerHeight") // 2
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate(TWO_FRAMES)

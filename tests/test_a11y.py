@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from dashboard.limits import TABS
-from tests.browser import wait_until
+from tests.browser import scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,8 @@ DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .
 
 
 def wait_drawn(page, tab):
-    """Every graph of the tab drawn and described."""
+    """Every graph of the tab drawn and described, once the page has been scrolled through."""
+    scroll_through(page)
     wait_until(page, DRAWN, f"section-{tab}", timeout=40)
 
 

@@ -9,7 +9,7 @@ from plotly.offline import get_plotlyjs_version
 from dashboard import figures
 from dashboard.figures import example
 from dashboard.attention import multi_head_attention, worked_example
-from tests.browser import SETTLED, wait_until
+from tests.browser import SETTLED, scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -25,6 +25,7 @@ TRACES = """id => {
 
 def open_view(page, query=""):
     page.goto(page.base + "/" + query)
+    scroll_through(page)
     page.wait_for_selector("#heatmaps .js-plotly-plot .heatmaplayer image", state="attached", timeout=20000)
 
 

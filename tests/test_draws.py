@@ -11,6 +11,7 @@ import pytest
 
 from bench.bench_interactions import RECORDER, STATE, Callbacks, choose, settle
 from dashboard.limits import TABS
+from tests.browser import scroll_through
 
 pytestmark = pytest.mark.browser
 
@@ -23,6 +24,9 @@ SHOWS = """h => {
   return (gd('blocks')._fullLayout.shapes || []).length === 3 * h && traces('heatmaps', 'heatmap') === h
     && traces('cube', 'surface') === h;
 }"""
+
+# How many traces a graph has drawn (an empty plot has none).
+DRAWN_TRACES = "id => document.querySelector(`#${id} .js-plotly-plot`)?._fullData?.length || 0"
 
 
 def change_heads(page, callbacks, h: int) -> dict:
@@ -42,7 +46,7 @@ def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
     page = context.new_page()
     callbacks = Callbacks(page)
     page.goto(app_url + "/?h=1")
-    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    scroll_through(page)  # every figure has come near the screen: each draws, and redraws on a change
     page.evaluate(RECORDER)
     change_heads(page, callbacks, 4)  # first, let the page load settle: its draws are not counted
     # 4 -> 8 adds a row of heatmaps (a taller box), 8 -> 2 removes it, 2 -> 1 keeps the box
@@ -62,7 +66,7 @@ def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
     page.on("request", lambda r: asked.append(r.post_data_json["output"])
             if "_dash-update-component" in r.url else None)
     page.goto(app_url + "/?h=1")
-    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    scroll_through(page)
     page.evaluate(RECORDER)
     change_heads(page, callbacks, 4)
 
@@ -80,4 +84,23 @@ def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
     assert len(requests) == 1 and draws == {"mixing-single": 1, "mixing-multi": 1, "mixing-features": 1}
     assert visit("example", TABS["example"]) == ([], {})
     assert visit("mixing", TABS["mixing"]) == ([], {})
+    context.close()
+
+
+def test_a_figure_far_below_the_screen_draws_when_the_student_scrolls_to_it(browser, app_url):
+    """A cold load asks for the figures near the screen only; the cube, far below, draws as it comes near."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    callbacks = Callbacks(page)
+    asked = []
+    page.on("request", lambda r: asked.append(r.post_data_json["output"])
+            if "_dash-update-component" in r.url else None)
+    page.goto(app_url + "/?h=4")
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
+    settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "tokens") > 0)
+    assert page.evaluate(DRAWN_TRACES, "cube") == 0 and not [o for o in asked if "cube" in o], asked
+    page.locator("#cube").scroll_into_view_if_needed()
+    settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "cube") > 0)
+    assert len([o for o in asked if o == "cube.figure"]) == 1
     context.close()

@@ -7,7 +7,7 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, limits
-from dashboard.views import drilldown, equivariance, example, forms, mixing, model
+from dashboard.views import drilldown, equivariance, forms, mixing, model
 from tests.dash_requests import example_body, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire

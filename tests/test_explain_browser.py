@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dashboard.attention import multi_head_attention, worked_example
-from tests.browser import wait_until
+from tests.browser import scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +30,7 @@ def weight(h, seed, i, r, j):
 
 def test_clicking_a_cell_explains_that_weight(page):
     page.goto(page.base + "/?h=4&seed=2")
+    scroll_through(page)
     wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4")
     wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     page.locator("#heatmaps").scroll_into_view_if_needed()
@@ -47,9 +48,11 @@ def test_clicking_a_cell_explains_that_weight(page):
 
 def test_a_link_opens_with_that_selection(page):
     page.goto(page.base + "/?h=8&seed=5&head=6&query=11&key=0")
+    scroll_through(page)
     wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     assert f"A⁽⁶⁾[11, 0] = {weight(8, 5, 5, 11, 0):.3f}" in summary(page)
     page.goto(page.base + "/?h=2&head=6&query=99&key=x")  # junk: the defaults, or the app's own message
+    scroll_through(page)
     wait_until(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')")
     assert "There is no head 6 with h = 2" in page.inner_text("#drilldown")
     assert page.errors == []
@@ -57,6 +60,7 @@ def test_a_link_opens_with_that_selection(page):
 
 def test_the_keyboard_selects_a_cell(page):
     page.goto(page.base + "/?h=2&seed=0")
+    scroll_through(page)
     wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     for field, value in [("#sel-head", "2"), ("#sel-query", "4"), ("#sel-key", "9")]:
         page.focus(field)
@@ -73,6 +77,7 @@ def test_the_keyboard_selects_a_cell(page):
 
 def test_scale_and_size_reach_every_view_and_the_url(page):
     page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
+    scroll_through(page)
     wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
     from dashboard.attention import worked_example
 
@@ -94,6 +99,7 @@ def test_download_gives_the_cores_numbers(page):
     import json
 
     page.goto(page.base + "/?h=4&seed=3")
+    scroll_through(page)
     wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
     with page.expect_download() as info:
         page.click("#download-json")
