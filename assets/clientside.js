@@ -50,8 +50,8 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
       const config = values.pop();
       const passed = values.pop();
       const { tabs, watch } = config.gates[dash_clientside.callback_context.outputs_list.id];
-      if (watch && !seen.includes(watch)) {
-        watchGraph(watch, config.ids.seen);
+      if (watch.length && !watch.some((id) => seen.includes(id))) {
+        watch.forEach((id) => watchGraph(id, config.ids.seen));
         return dash_clientside.no_update;
       }
       const same = JSON.stringify(values) === JSON.stringify(passed);

@@ -11,7 +11,7 @@ import pytest
 
 from bench.bench_interactions import RECORDER, STATE, Callbacks, choose, settle
 from dashboard.limits import TABS
-from tests.browser import scroll_through
+from tests.browser import scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -104,3 +104,15 @@ def test_a_figure_far_below_the_screen_draws_when_the_student_scrolls_to_it(brow
     settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "cube") > 0)
     assert len([o for o in asked if o == "cube.figure"]) == 1
     context.close()
+
+
+def test_a_jump_past_the_forms_still_draws_the_heatmaps_with_the_selection(page):
+    """The cell's gate waits for either grid a click can come from: a link that jumps straight to the heatmaps
+    (the forms above never near the screen) still draws them, with the linked cell outlined."""
+    page.goto(page.base + "/?h=4&head=2&query=3&key=5")
+    page.wait_for_selector("#heatmaps .js-plotly-plot", state="attached")
+    page.locator("#heatmaps").scroll_into_view_if_needed()
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')?._fullData?.length === 4")
+    assert page.evaluate(DRAWN_TRACES, "bilinear-forms") == 0  # the forms were skipped
+    shapes = page.evaluate("() => document.querySelector('#heatmaps .js-plotly-plot').layout.shapes")
+    assert [(s["xref"], (s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes] == [("x2", 5, 3)]

@@ -30,7 +30,7 @@ URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.M
               limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
 EQUIVARIANCE = gate("equivariance", ("equivariance",),
                     {**MODEL, **DISPLAYED, "perm": (PERM, "value"), "positions": (POSITIONS, "value"),
-                     "head": (EQ_HEAD, "value")}, watch=EQ_INPUTS)
+                     "head": (EQ_HEAD, "value")}, watch=(EQ_INPUTS,))
 
 
 def layout() -> html.Section:

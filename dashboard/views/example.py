@@ -73,9 +73,10 @@ def cube_data(s: limits.Setting) -> list[dict]:
 
 
 # The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
-TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED}, watch=TOKENS)
-BLOCK_GATE = gate("blocks", ("example",), {**MODEL, **DISPLAYED}, watch=BLOCKS)
-CUBE_GATE = gate("cube", ("example",), MODEL, watch=CUBE)
+TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED},
+                  watch=(TOKENS,))
+BLOCK_GATE = gate("blocks", ("example",), {**MODEL, **DISPLAYED}, watch=(BLOCKS,))
+CUBE_GATE = gate("cube", ("example",), MODEL, watch=(CUBE,))
 
 
 @callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)

@@ -52,7 +52,7 @@ def rank_text(h: int, ranks) -> str:
             f"rank is at most d/h = {d_k}. Here: {ranks_said}; {reading}")
 
 
-FORMS_GATE = gate("forms", ("example",), {**MODEL, **DISPLAYED}, watch=FORMS)
+FORMS_GATE = gate("forms", ("example",), {**MODEL, **DISPLAYED}, watch=(FORMS,))
 
 
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),

@@ -44,7 +44,7 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
             f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
 
 
-FORWARD_GATE = gate("forward", ("example",), {**MODEL, **DISPLAYED}, watch=FORWARD)
+FORWARD_GATE = gate("forward", ("example",), {**MODEL, **DISPLAYED}, watch=(FORWARD,))
 
 
 @callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), FORWARD_GATE.input, prevent_initial_call=True)

@@ -31,7 +31,7 @@ class Gate:
     id: str
     tabs: tuple[str, ...]
     names: tuple[str, ...]  # the controls, in the order of the store's list
-    watch: str | None  # the graph that must have come near the screen first, if any
+    watch: tuple[str, ...]  # graphs one of which must have come near the screen first (none: no wait)
 
     @property
     def input(self) -> Input:
@@ -52,9 +52,10 @@ class Gate:
 GATES: list[Gate] = []
 
 
-def gate(name: str, tabs: tuple[str, ...], controls: dict[str, tuple[str, str]], watch: str | None = None) -> Gate:
-    """A gate named `name` that passes `controls` on while one of `tabs` is shown (and once the graph `watch`
-    has come near the screen)."""
+def gate(name: str, tabs: tuple[str, ...], controls: dict[str, tuple[str, str]],
+         watch: tuple[str, ...] = ()) -> Gate:
+    """A gate named `name` that passes `controls` on while one of `tabs` is shown (and once one of the graphs
+    in `watch` has come near the screen)."""
     g = Gate(f"gate-{name}", tabs, tuple(controls), watch)
     GATES.append(g)
     clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"), Input(SEEN, "data"),

@@ -39,11 +39,11 @@ URL_PARAMS = [limits.url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], co
 
 TRAINED = {"seed": (LEARN_READY, "data")}
 REQUEST_GATE = gate("learning-request", ("learning",), {"seed": (LEARN_REQUESTED, "data")})
-TASK_GATE = gate("learning-task", ("learning",), DISPLAYED, watch=LEARN_TASK)
-LOSS_GATE = gate("learning-loss", ("learning",), {**TRAINED, **DISPLAYED}, watch=LEARN_LOSS)
+TASK_GATE = gate("learning-task", ("learning",), DISPLAYED, watch=(LEARN_TASK,))
+LOSS_GATE = gate("learning-loss", ("learning",), {**TRAINED, **DISPLAYED}, watch=(LEARN_LOSS,))
 HEADS_GATE = gate("learning-heads", ("learning",),
                   {**TRAINED, "h": (HEADS, "value"), "step": (LEARN_STEP, "value"), **DISPLAYED},
-                  watch=LEARN_ATTENTION)
+                  watch=(LEARN_ATTENTION,))
 
 MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token

@@ -22,9 +22,10 @@ MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
 FEATURE_MIX = "mixing-features"
 URL_PARAMS: list[dict] = []
-MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED}, watch=MIX_SINGLE)
-MIXING_CELL = gate("mixing-cell", ("mixing",), CELL)  # outlined on the multi-head panels
-MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": CELL["query"]})  # the feature map's row
+# The three gates of one callback wait for the same graph, so a first visit passes them together: one request.
+MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED}, watch=(MIX_SINGLE,))
+MIXING_CELL = gate("mixing-cell", ("mixing",), CELL, watch=(MIX_SINGLE,))  # outlined on the multi-head panels
+MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": CELL["query"]}, watch=(MIX_SINGLE,))  # the map's row
 
 
 def layout() -> html.Section:
