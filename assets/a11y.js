@@ -38,7 +38,10 @@
     const box = document.createElement("div");
     const parts = [];
     grids.forEach((t, k) => {
-      const z = Array.from(t.type === "heatmap" ? t.z : t.surfacecolor, (row) => Array.from(row));
+      // a cube plane samples each cell at its corners (t.meta.samplesPerCell of them a side): one entry per cell
+      const step = (t.meta && t.meta.samplesPerCell) || 1;
+      const z = Array.from(t.type === "heatmap" ? t.z : t.surfacecolor, (row) => Array.from(row))
+        .filter((_, r) => r % step === 0).map((row) => row.filter((_, c) => c % step === 0));
       const name = (t.type === "surface" ? t.name : titles[k]) || "panel " + (k + 1);
       const flat = z.flat();
       const max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;

@@ -2,32 +2,36 @@
 // `config` is the page's CONFIG store (dashboard/views/__init__.py): allowed values, defaults and ids,
 // defined once in Python (dashboard/limits.py); nothing here repeats a rule of its own.
 
-// The graphs that have come within half a screen below the viewport, in the SEEN store: once seen, always seen.
-// A graph in a hidden tab is seen once its tab is shown and it is near the screen. Graphs are found by id at
-// each check (dcc.Graph replaces its own element as it loads, so an observer of the first one would miss it).
-const seenGraphs = new Set();
-const unseenGraphs = new Set();
-let seenStore = null;
+// The watched graphs near the screen, from half a screen above the viewport to half a screen below it, in the
+// NEAR store. A gate that watches a graph passes only while it is near: a change of h redraws what the student
+// can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a hidden tab is
+// never near. Graphs are found by id at each check: dcc.Graph replaces its own element as it loads.
+const watchedGraphs = new Set();
+let nearStore = null;
+let nearNow = "";
 let checkQueued = false;
 function checkGraphs() {
   checkQueued = false;
-  const fresh = [...unseenGraphs].filter((id) => {
+  const margin = window.innerHeight / 2;
+  const near = [...watchedGraphs].filter((id) => {
     const graph = document.getElementById(id);
     const box = graph && graph.getBoundingClientRect();
-    return box && box.height > 0 && box.top < 1.5 * window.innerHeight && box.bottom > 0;
-  });
-  fresh.forEach((id) => { unseenGraphs.delete(id); seenGraphs.add(id); });
-  if (fresh.length) dash_clientside.set_props(seenStore, { data: [...seenGraphs] });
+    return box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
+  }).sort();
+  if (near.join() !== nearNow) {
+    nearNow = near.join();
+    dash_clientside.set_props(nearStore, { data: near });
+  }
 }
 function queueCheck() {
-  if (!checkQueued && unseenGraphs.size) {
+  if (!checkQueued && watchedGraphs.size) {
     checkQueued = true;
     requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
   }
 }
 function watchGraph(id, storeId) {
-  seenStore = storeId;
-  unseenGraphs.add(id);
+  nearStore = storeId;
+  watchedGraphs.add(id);
   queueCheck();
 }
 window.addEventListener("scroll", queueCheck, { passive: true });
@@ -44,16 +48,14 @@ window.dash_clientside = Object.assign({}, window.dash_clientside, {
     },
 
     // Hidden tabs do no work (dashboard/views/gate.py): a gate passes its controls' values on while one of
-    // its tabs is shown, once the graph it watches has come near the screen, and only when they differ from
+    // its tabs is shown and one of the graphs it watches is near the screen, and only when they differ from
     // those its view last drew.
-    gate: function (tab, seen, ...values) {
+    gate: function (tab, near, ...values) {
       const config = values.pop();
       const passed = values.pop();
       const { tabs, watch } = config.gates[dash_clientside.callback_context.outputs_list.id];
-      if (watch.length && !watch.some((id) => seen.includes(id))) {
-        watch.forEach((id) => watchGraph(id, config.ids.seen));
-        return dash_clientside.no_update;
-      }
+      watch.forEach((id) => watchGraph(id, config.ids.near));
+      if (watch.length && !watch.some((id) => near.includes(id))) return dash_clientside.no_update;
       const same = JSON.stringify(values) === JSON.stringify(passed);
       return tabs.includes(tab) && !same ? values : dash_clientside.no_update;
     },

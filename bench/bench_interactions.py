@@ -9,7 +9,9 @@ An interaction ends when no callback is in flight, no resize is pending and noth
 Both apps run under gunicorn with compression on; each row is the median of --repeats runs, each
 from a fresh page load, app and floor taking turns.
 
-An interaction is one entry of INTERACTIONS: the state it starts from (a URL) and what the user does.
+An interaction is one entry of INTERACTIONS: the state it starts from (a URL and where the student has
+scrolled) and what the user does. The app draws the figures near the screen (dashboard/views/gate.py):
+scrolled to the heatmaps, that is the heatmaps and the cube, the floor's two figures.
 
 Run: python bench/bench_interactions.py [--repeats 5] [--only h]
 """
@@ -111,20 +113,7 @@ class Interaction(NamedTuple):
     start: str  # the URL's query: the state the page is in before the user acts
     act: Callable  # act(page, arm): what the user does; arm() just before the input that makes the change
     floor: bool = False  # the floor app has the same control
-    scroll: str = ""  # where the student has scrolled first ("#id"), or "all": through the whole tab and back up
-
-
-def scroll_first(page, callbacks, where: str) -> None:
-    """Scroll as the student did before acting; figures draw as they come near the screen (views/gate.py)."""
-    if where == "all":
-        height = page.evaluate("document.documentElement.scrollHeight")
-        for y in range(0, height, 600):
-            page.evaluate(f"window.scrollTo(0, {y})")
-            settle(page, callbacks, quiet=0.3)
-        page.evaluate("window.scrollTo(0, 0)")
-    else:
-        page.locator(where).scroll_into_view_if_needed()
-    settle(page, callbacks)
+    scroll: str = ""  # the graph the student has scrolled to first ("#id"); the page draws what is near it
 
 
 def choose(control: str, label: str) -> Callable:
@@ -169,12 +158,11 @@ def tab(label: str) -> Callable:
 
 
 INTERACTIONS = [
-    Interaction("h 1 → 8", "?h=1", choose("heads", "8"), floor=True),
-    Interaction("h 1 → 8, all seen", "?h=1", choose("heads", "8"), floor=True, scroll="all"),
-    Interaction("h 1 → 8, at heatmaps", "?h=1", choose("heads", "8"), floor=True, scroll="#heatmaps"),
-    Interaction("h 8 → 2, all seen", "?h=8", choose("heads", "2"), floor=True, scroll="all"),
-    Interaction("h 4 → 8, all seen", "?h=4", choose("heads", "8"), floor=True, scroll="all"),
-    Interaction("seed 0 → 5, all seen", "?h=4", choose("seed", "5"), floor=True, scroll="all"),
+    Interaction("h 1 → 8, page top", "?h=1", choose("heads", "8"), floor=True),
+    Interaction("h 1 → 8", "?h=1", choose("heads", "8"), floor=True, scroll="#heatmaps"),
+    Interaction("h 8 → 2", "?h=8", choose("heads", "2"), floor=True, scroll="#heatmaps"),
+    Interaction("h 4 → 8", "?h=4", choose("heads", "8"), floor=True, scroll="#heatmaps"),
+    Interaction("seed 0 → 5", "?h=4", choose("seed", "5"), floor=True, scroll="#heatmaps"),
     Interaction("cube head button", "?h=4", click("#cube-focus label:text-is('head 3')"), scroll="#cube"),
     Interaction("tab → single vs multi", "?h=4", tab("Single vs multi-head")),
     Interaction("tab → equivariance", "?h=4", tab("Equivariance")),
@@ -219,8 +207,9 @@ def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> 
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
     settle(page, callbacks, ready=lambda state: state["unplotted"] == 0)  # every graph's first draw is done
-    if interaction.scroll:
-        scroll_first(page, callbacks, interaction.scroll)
+    if interaction.scroll:  # the student has scrolled there: what is near it draws (views/gate.py)
+        page.locator(interaction.scroll).scroll_into_view_if_needed()
+        settle(page, callbacks)
     interaction.act(page, lambda: page.evaluate("window.drawRecorder.arm()"))
     state = settle(page, callbacks, need_start=True)
     draws = {graph: [t / 1000 for t in times] for graph, times in state["draws"].items()}

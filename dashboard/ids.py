@@ -13,7 +13,7 @@ SCALE = "scale"  # which softmax scale: limits.SCALES
 TAU = "tau"  # the temperature's slider position
 HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps: the drill-down and the summary draw with them
 FORMS = "bilinear-forms"  # the bilinear forms, above the logits: the first grid a click can select a cell on
-SEEN = "seen"  # the graphs that have come near the screen: a gate that watches one waits for it (views/gate.py)
+NEAR = "near"  # the watched graphs near the screen now: a gate that watches one waits for it (views/gate.py)
 SECTION_PREFIX = "section-"
 
 

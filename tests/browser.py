@@ -40,9 +40,9 @@ TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimatio
 
 
 def scroll_through(page) -> None:
-    """Scroll down the shown tab and back up, as a student reading it would. A figure draws once it comes
+    """Scroll down the shown tab and back up, as a student reading it would. A figure draws while it is
     within half a screen of the viewport (dashboard/views/gate.py), so after this every graph of the tab
-    has asked for its figure."""
+    has asked for its figure once."""
     page.wait_for_selector("main .js-plotly-plot", state="attached")  # the layout is there to scroll
     y = 0
     while y < page.evaluate("document.documentElement.scrollHeight"):

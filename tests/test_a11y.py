@@ -97,3 +97,16 @@ def test_seed_is_typed_from_the_keyboard(page):
     page.focus("#heads input:checked")
     page.keyboard.press("ArrowRight")
     page.wait_for_url("**h=8**", timeout=10000)
+
+
+def test_the_cube_reads_as_one_table_entry_per_cell(page):
+    """Each cube plane samples a cell at its four corners; its table lists each cell once, as A^(i) itself."""
+    from dashboard.attention import multi_head_attention, worked_example
+
+    page.goto(page.base + "/?h=2&seed=3")
+    wait_drawn(page, "example")
+    wait_until(page, "() => document.querySelectorAll('#cube .figure-text table').length === 2")
+    A = multi_head_attention(*worked_example(3)[:5], 2).A
+    table = page.locator("#cube .figure-text table").nth(1)
+    assert table.locator("thead th").count() == 1 + 12 and table.locator("tbody tr").count() == 12
+    assert table.locator("tbody tr").nth(7).locator("td").all_inner_texts() == [f"{v:.2f}" for v in A[1, 7]]

@@ -30,6 +30,9 @@ def open_view(page, query=""):
 
 
 def wait_heads(page, graph, kind, h):
+    """Look at the graph (a figure far from the screen waits to be scrolled to) until it shows h heads."""
+    page.wait_for_selector(f"#{graph} .js-plotly-plot", state="attached")
+    page.locator(f"#{graph}").scroll_into_view_if_needed()
     wait_until(page, "([id, kind, h]) => document.querySelector(`#${id} .js-plotly-plot`)?._fullData"
                      "?.filter(t => t.type === kind).length === h", [graph, kind, h])
 

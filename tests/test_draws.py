@@ -11,7 +11,7 @@ import pytest
 
 from bench.bench_interactions import RECORDER, STATE, Callbacks, choose, settle
 from dashboard.limits import TABS
-from tests.browser import scroll_through, wait_until
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -41,12 +41,16 @@ def change_heads(page, callbacks, h: int) -> dict:
     raise AssertionError(f"h = {h} was not drawn in 30 s")
 
 
+# A screen as tall as the worked example: every figure is near it, so every one the change affects draws.
+EVERY_FIGURE_ON_SCREEN = {"width": 1280, "height": 12000}
+
+
 def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
     page = context.new_page()
     callbacks = Callbacks(page)
     page.goto(app_url + "/?h=1")
-    scroll_through(page)  # every figure has come near the screen: each draws, and redraws on a change
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
     change_heads(page, callbacks, 4)  # first, let the page load settle: its draws are not counted
     # 4 -> 8 adds a row of heatmaps (a taller box), 8 -> 2 removes it, 2 -> 1 keeps the box
@@ -59,14 +63,14 @@ def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
 def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
     """The gates (dashboard/views/gate.py): a change of h asks for the shown tab's figures only; the
     first visit to a tab draws each of its figures once; a return to an unchanged tab asks and draws nothing."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
     page = context.new_page()
     callbacks = Callbacks(page)
     asked = []  # the outputs of each callback request since the last clear
     page.on("request", lambda r: asked.append(r.post_data_json["output"])
             if "_dash-update-component" in r.url else None)
     page.goto(app_url + "/?h=1")
-    scroll_through(page)
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
     change_heads(page, callbacks, 4)
 
@@ -106,13 +110,35 @@ def test_a_figure_far_below_the_screen_draws_when_the_student_scrolls_to_it(brow
     context.close()
 
 
-def test_a_jump_past_the_forms_still_draws_the_heatmaps_with_the_selection(page):
-    """The cell's gate waits for either grid a click can come from: a link that jumps straight to the heatmaps
-    (the forms above never near the screen) still draws them, with the linked cell outlined."""
+def test_a_link_scrolled_to_the_heatmaps_draws_them_with_the_selection(page):
+    """The cell's gate waits for either grid a click can come from (the forms, or the heatmaps): a link
+    scrolled straight to the heatmaps draws them, with the linked cell outlined."""
     page.goto(page.base + "/?h=4&head=2&query=3&key=5")
     page.wait_for_selector("#heatmaps .js-plotly-plot", state="attached")
-    page.locator("#heatmaps").scroll_into_view_if_needed()
+    page.evaluate("document.getElementById('heatmaps').scrollIntoView({block: 'start'})")
     wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')?._fullData?.length === 4")
-    assert page.evaluate(DRAWN_TRACES, "bilinear-forms") == 0  # the forms were skipped
     shapes = page.evaluate("() => document.querySelector('#heatmaps .js-plotly-plot').layout.shapes")
     assert [(s["xref"], (s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes] == [("x2", 5, 3)]
+
+
+def test_a_figure_far_from_the_screen_redraws_once_when_the_student_comes_back_to_it(browser, app_url):
+    """A change of h at the top of the page leaves the cube, far below, as it was; scrolled to, it redraws once."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    callbacks = Callbacks(page)
+    page.goto(app_url + "/?h=2")
+    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
+    page.locator("#cube").scroll_into_view_if_needed()
+    settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "cube") == 2 + 1)  # planes and labels
+    page.evaluate("window.scrollTo(0, 0)")
+    change_heads_at_top = choose("heads", "8")
+    change_heads_at_top(page, lambda: page.evaluate("window.drawRecorder.arm()"))
+    state = settle(page, callbacks, need_start=True, ready=lambda s: s["draws"].get("blocks"))
+    assert "cube" not in state["draws"] and page.evaluate(DRAWN_TRACES, "cube") == 2 + 1
+    page.evaluate("() => { window.cubeDraws = 0; "
+                  "document.querySelector('#cube .js-plotly-plot').on('plotly_afterplot', () => window.cubeDraws++); }")
+    page.locator("#cube").scroll_into_view_if_needed()
+    settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "cube") == 8 + 1)
+    assert page.evaluate("window.cubeDraws") == 1
+    context.close()

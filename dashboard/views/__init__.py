@@ -9,7 +9,7 @@ from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, SEEN, TAB, URL, section_id
+from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, NEAR, TAB, URL, section_id
 from ..wiring import clientside_callback
 from . import classroom, controls, equivariance, example, gate, learning, mixing, model, student
 
@@ -26,7 +26,7 @@ URL_PARAMS = [
 
 def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "modelBar": model.MODEL_BAR, "section": SECTION_PREFIX, "shuffle": equivariance.SHUFFLE,
-           "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY, "seen": SEEN,
+           "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY, "near": NEAR,
            "headButtonsWithAll": [example.CUBE_FOCUS]}
     return {**limits.client_config(ids, URL_PARAMS), "modelTabs": list(model.TABS), "gates": gate.client_config(),
             "classMode": classroom.client_config()}

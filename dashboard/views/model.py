@@ -20,7 +20,7 @@ TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (n
 # The worked example's heatmaps, summary and drill-down read the model and the display through one gate,
 # the selected cell through another, so a click redraws no figure but the outlines.
 WORKED = gate("example", ("example",), {**MODEL, **DISPLAYED}, watch=(HEATMAPS,))
-# the grids a click can come from: one of them near the screen is enough (a jump down may skip the forms)
+# the grids a click can come from: one of them near the screen is enough (the forms may be far above)
 WORKED_CELL = gate("example-cell", ("example",), CELL, watch=(FORMS, HEATMAPS))
 SCALE_GATE = gate("model-bar", TABS, MODEL)
 SCALE_TEXT = "scale-text"
