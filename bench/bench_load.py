@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from deploy.serve import GUNICORN  # noqa: E402  (the class deployment's gunicorn, without nginx)
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
-from tests.dash_requests import body, example_body  # noqa: E402
+from tests.dash_requests import body, heatmaps_body  # noqa: E402
 
 
 def worker_rss_mib(master_pid: int) -> float:
@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--clients", type=int, default=30)
     args = parser.parse_args()
 
-    ours = [example_body(h, seed) for seed in range(100) for h in HEAD_CHOICES]
+    ours = [heatmaps_body(h, seed) for seed in range(100) for h in HEAD_CHOICES]
     floor = [body([("heatmaps", "figure"), ("cube", "figure")], [("heads", "value", h), ("seed", "value", seed)])
              for seed in range(100) for h in HEAD_CHOICES]
     results = {}

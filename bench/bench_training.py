@@ -23,7 +23,7 @@ from dashboard import training  # noqa: E402
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from dashboard.limits import TRAINING_SEEDS  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
-from tests.dash_requests import example_body, press_train_body  # noqa: E402
+from tests.dash_requests import heatmaps_body, press_train_body  # noqa: E402
 
 
 def main():
@@ -64,7 +64,7 @@ def phase(with_load: bool) -> None:
                 time.sleep(0.3)
             latencies[seed] = (time.perf_counter() - t, r.status_code, slowest)
 
-        bodies = [example_body(h, seed) for seed in range(100) for h in HEAD_CHOICES]
+        bodies = [heatmaps_body(h, seed) for seed in range(100) for h in HEAD_CHOICES]
         for b in bodies:
             requests.post(url + "/_dash-update-component", json=b, timeout=10)
         presses = [threading.Thread(target=press_train, args=(s,)) for s in TRAINING_SEEDS[1:]]

@@ -66,7 +66,7 @@ def cell(head=1, query=0, key=1) -> list:
     return [head, query, key]
 
 
-def example_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
+def heatmaps_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
     """The worked example's heatmaps and their sentence; `model_controls` are size, scale and tau."""
     return gated(HEATMAP_OUTPUTS, [(WORKED, worked(h, seed, narrow, **model_controls)), (WORKED_CELL, cell(*selected))],
                  fired=list(fired))
@@ -135,7 +135,7 @@ def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
 
 def example_bodies(h, seed, **model_controls) -> list[dict]:
     """The worked example's figures that depend on h: the blocks, the heatmaps and the cube."""
-    return [blocks_body(h, seed, **model_controls), example_body(h, seed, **model_controls),
+    return [blocks_body(h, seed, **model_controls), heatmaps_body(h, seed, **model_controls),
             cube_body(h, seed, **model_controls)]
 
 
@@ -158,7 +158,7 @@ def click_on_cell(h, seed, head, query, key, tab="example") -> list[dict]:
     selected = (head, query, key)
     if tab == "mixing":
         return [mixing_body(h, seed, selected, fired=(mixing.MIXING_CELL, mixing.MIXING_QUERY))]
-    return [example_body(h, seed, selected=selected, fired=(WORKED_CELL,)),
+    return [heatmaps_body(h, seed, selected=selected, fired=(WORKED_CELL,)),
             forms_body(h, seed, selected, fired=(WORKED_CELL,)),
             drilldown_body(h, seed, selected, fired=(WORKED_CELL,))]
 

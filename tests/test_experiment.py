@@ -8,7 +8,7 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, limits
 from dashboard.views import drilldown, equivariance, forms, mixing, model
-from tests.dash_requests import example_body, example_views, worked
+from tests.dash_requests import heatmaps_body, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire
 
@@ -76,7 +76,7 @@ def test_forged_scale_and_size_over_http_change_nothing():
     client = create_app().server.test_client()
     for field in DOMAINS:
         for value in forged(field):
-            b = example_body(8, 3, **{"size": 4, "scale": "tau", "tau": 0, field: value})
+            b = heatmaps_body(8, 3, **{"size": 4, "scale": "tau", "tau": 0, field: value})
             r = client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
             assert r.status_code == 204, (field, value, r.status_code)
 

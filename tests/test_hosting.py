@@ -17,7 +17,7 @@ import requests
 from bench.bench_load import GUNICORN, worker_rss_mib
 from dashboard.attention import multi_head_attention, worked_example
 from tests.conftest import ROOT, free_port, start, stop, wait_until_up
-from tests.dash_requests import example_body, press_train_body
+from tests.dash_requests import heatmaps_body, press_train_body
 from tests.test_trainer import alive, descendants, wait_until
 from tests.util import decode
 
@@ -90,7 +90,7 @@ def deployment(tmp_path):
 
 
 def update(base: str, h: int, seed: int, timeout: float = 10) -> requests.Response:
-    return requests.post(base + "/_dash-update-component", json=example_body(h, seed), timeout=timeout,
+    return requests.post(base + "/_dash-update-component", json=heatmaps_body(h, seed), timeout=timeout,
                          headers={"Accept-Encoding": "br, gzip"})
 
 

@@ -15,7 +15,7 @@ from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.views import equivariance as eq
 from dashboard.views import example
-from tests.dash_requests import WORKED, WORKED_CELL, cube_body, eq_body, example_body, press_train_body
+from tests.dash_requests import WORKED, WORKED_CELL, cube_body, eq_body, heatmaps_body, press_train_body
 from tests.util import decode
 
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
@@ -44,7 +44,7 @@ def post(client, payload, **kw):
 
 
 def test_valid_update_gives_the_core_values(client):
-    r = post(client, example_body(8, 3))
+    r = post(client, heatmaps_body(8, 3))
     assert r.status_code == 200
     heat = r.get_json()["response"][example.HEATMAPS]["figure"]
     A = multi_head_attention(*worked_example(3)[:5], 8).A
@@ -54,22 +54,22 @@ def test_valid_update_gives_the_core_values(client):
 def well_formed_forgeries():
     """This app's callbacks, exactly as declared, with forged values: the callbacks' own checks answer."""
     for field, value in itertools.product(["h", "seed", "narrow"], FORGED_VALUES):
-        yield example_body(**{field: value})
+        yield heatmaps_body(**{field: value})
     for value in FORGED_VALUES:
         yield cube_body(focus=value)
     for data in FORGED_VALUES:  # a gate's data that is not the list the browser sends
-        yield {**example_body(), "inputs": [{**example_body()["inputs"][0], "value": data}, example_body()["inputs"][1]]}
+        yield {**heatmaps_body(), "inputs": [{**heatmaps_body()["inputs"][0], "value": data}, heatmaps_body()["inputs"][1]]}
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
         yield eq_body(perm, positions=positions, head=head)
     for seed in FORGED_VALUES + [10, -1, 10**6]:
         yield press_train_body(seed)
-    yield {**example_body(), "changedPropIds": []}
-    yield {**example_body(), "changedPropIds": [f"{WORKED.id}.data", f"{WORKED_CELL.id}.data"]}
+    yield {**heatmaps_body(), "changedPropIds": []}
+    yield {**heatmaps_body(), "changedPropIds": [f"{WORKED.id}.data", f"{WORKED_CELL.id}.data"]}
 
 
 def malformed_requests():
     """Not a request for one of this app's callbacks: refused before Dash sees it."""
-    valid = example_body()
+    valid = heatmaps_body()
     yield {k: v for k, v in valid.items() if k != "inputs"}
     yield {k: v for k, v in valid.items() if k != "output"}
     yield {**valid, "inputs": [{"id": "heads"}]}
@@ -116,8 +116,8 @@ def test_forged_requests_get_the_apps_answer_and_malformed_ones_a_400(client, fa
 
 
 def test_forged_controls_get_no_update_and_bad_orders_a_message(client):
-    assert post(client, example_body(h="8")).status_code == 204
-    assert post(client, example_body(seed=10**400)).status_code == 204
+    assert post(client, heatmaps_body(h="8")).status_code == 204
+    assert post(client, heatmaps_body(seed=10**400)).status_code == 204
     r = post(client, eq_body("0 1 1"))
     assert r.status_code == 200
     resp = r.get_json()["response"]
@@ -141,14 +141,14 @@ class CountingStream(io.BytesIO):
 
 @pytest.mark.parametrize("chunked", [False, True])
 def test_a_body_over_the_limit_is_a_413_before_it_is_read(client, failures, chunked):
-    body = json.dumps(example_body(seed=[{}] * 2_000_000)).encode()  # 6 MB
+    body = json.dumps(heatmaps_body(seed=[{}] * 2_000_000)).encode()  # 6 MB
     stream = CountingStream(body)
     headers = {"Transfer-Encoding": "chunked"} if chunked else {"Content-Length": str(len(body))}
     r = client.post("/_dash-update-component", input_stream=stream, content_type="application/json",
                     headers=headers, environ_overrides={"wsgi.input_terminated": chunked})  # as gunicorn does
     assert r.status_code == 413
     assert getattr(stream, "consumed", 0) <= server.MAX_BODY + 1
-    assert post(client, example_body(seed="x" * (server.MAX_BODY - 1000))).status_code == 204  # under it: read
+    assert post(client, heatmaps_body(seed="x" * (server.MAX_BODY - 1000))).status_code == 204  # under it: read
     assert failures() == []
 
 
@@ -234,8 +234,8 @@ def test_class_password_is_enforced_when_set(password_client):
     for scheme in ["Basic", "basic", "BASIC"]:  # RFC 7617: the scheme name is case-insensitive
         assert c.get("/", headers=auth("s3cret", scheme)).status_code == 200
     assert c.get("/", headers=auth("s3cret", "Bearer")).status_code == 401
-    assert post(c, example_body()).status_code == 401
-    assert post(c, example_body(), headers=auth("s3cret")).status_code == 200
+    assert post(c, heatmaps_body()).status_code == 401
+    assert post(c, heatmaps_body(), headers=auth("s3cret")).status_code == 200
 
 
 def test_no_password_when_unset(monkeypatch):
@@ -254,7 +254,7 @@ def test_password_pages_and_json_are_not_stored(password_client):
     c, ok = password_client, auth("s3cret")
     assert c.get("/", headers=ok).headers["Cache-Control"] == "no-store"
     assert c.get("/_dash-layout", headers=ok).headers["Cache-Control"] == "no-store"
-    assert post(c, example_body(), headers=ok).headers["Cache-Control"] == "no-store"
+    assert post(c, heatmaps_body(), headers=ok).headers["Cache-Control"] == "no-store"
     assert c.get("/", headers=auth("wrong")).headers.get("Cache-Control") in (None, "no-store")
     page = c.get("/", headers=ok).data.decode()
     assets = [p.split('"')[0] for p in page.split('="')[1:] if p.startswith(("/assets/", "/_dash-component-suites/"))]
