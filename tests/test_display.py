@@ -67,6 +67,16 @@ def test_dark_mode_keeps_a_label_its_own_colour(browser, app_url):
     page.context.close()
 
 
+def test_dark_mode_inverts_the_heatmaps_colour_bar_but_not_the_cubes(browser, app_url):
+    """The heatmaps are drawn inverted in dark mode, and so is their colour bar; the cube's WebGL planes keep
+    their colours, so its colour bar must too, or high and low would read the wrong way round."""
+    page = open_page(browser, app_url + "/?h=2", scheme="dark")
+    wait_drawn(page, "example")
+    bar = "id => getComputedStyle(document.querySelector(`#${id} .colorbar .cbfills`)).filter"
+    assert "invert" in page.evaluate(bar, "heatmaps") and page.evaluate(bar, "cube") == "none"
+    page.context.close()
+
+
 @pytest.mark.parametrize("graph", ["learn-loss", "learn-task"])
 def test_learning_figures_do_not_overlap_on_a_phone(browser, app_url, graph):
     page = open_page(browser, app_url + "/?tab=learning", 390, 844)

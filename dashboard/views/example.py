@@ -43,7 +43,7 @@ def layout() -> html.Section:
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, "bring forward", include_all=True),
-                 graph(CUBE, {"data": [], "layout": fig.cube_layout()})],
+                 graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
             ),
         ],
         id=section_id("example"),
