@@ -67,6 +67,33 @@ def test_dark_mode_keeps_a_label_its_own_colour(browser, app_url):
     page.context.close()
 
 
+# Pairs of an axis title and a tick label of one graph whose boxes overlap, and tick labels cut at the graph's edge.
+COLLISIONS = """(section) => {
+  const found = [];
+  const box = e => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  document.querySelectorAll(`#${section} .js-plotly-plot`).forEach(gd => {
+    const id = gd.parentElement.closest('[id]').id, edge = box(gd);
+    const ticks = Array.from(gd.querySelectorAll('.xtick text, .ytick text')).filter(t => t.textContent);
+    gd.querySelectorAll('.g-xtitle text, .g-ytitle text').forEach(title => ticks.forEach(tick => {
+      if (title.textContent && meet(box(title), box(tick))) found.push([id, title.textContent, tick.textContent]);
+    }));
+    ticks.forEach(t => { if (box(t).left < edge.left - 1) found.push([id, 'cut', t.textContent]); });
+  });
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("width,height,lecture", [(1920, 1080, True), (390, 844, False)])
+def test_axis_titles_clear_their_tick_labels_and_no_label_is_cut(browser, app_url, width, height, lecture):
+    """Issue 11's projector and phone: "column blocks" sat on the Q₂ Q₃ labels in lecture mode, and W_O's
+    "from head i" lost its first letters on a phone."""
+    page = open_page(browser, app_url + "/?h=4" + ("&lecture=1" if lecture else ""), width, height)
+    wait_drawn(page, "example")
+    assert page.evaluate(COLLISIONS, "section-example") == []
+    page.context.close()
+
+
 def test_dark_mode_inverts_the_heatmaps_colour_bar_but_not_the_cubes(browser, app_url):
     """The heatmaps are drawn inverted in dark mode, and so is their colour bar; the cube's WebGL planes keep
     their colours, so its colour bar must too, or high and low would read the wrong way round."""

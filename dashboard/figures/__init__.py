@@ -160,12 +160,14 @@ def heatmap_grid(
         })
         axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain",
                 "tickfont": {"size": display.font_size if display.lecture else display.font_size - 3}}
-        layout["xaxis" + sx] = {
+        layout["xaxis" + sx] = {  # automargin: the title sits below the tick labels, however large they are
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
+            "automargin": True,
             **_ticks(col_labels[p] if col_labels else None, n_cols, cols),
         }
-        layout["yaxis" + sx] = {
+        layout["yaxis" + sx] = {  # automargin: long row labels ("from head 1") widen the margin, not get cut
             **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
+            "automargin": True,
             "title": {"text": y_title if p % cols == 0 else ""},
             **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
         }

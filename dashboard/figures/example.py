@@ -138,7 +138,7 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
         margin={"l": 60, "r": 10, "t": 40, "b": 50 if display.narrow else 90},
         xaxis={"domain": x1, "title": {"text": "1st principal direction"}, "zeroline": False, "gridcolor": GRID},
         yaxis={"domain": y1, "title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x",
-               "gridcolor": GRID},
+               "gridcolor": GRID, "automargin": True},  # the title clears the tick labels at any font size
         xaxis2={"domain": x2, "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
         yaxis2={"domain": y2, "anchor": "x2", "autorange": "reversed", "dtick": 1 if len(X) <= 16 else 4,
                 "title": {"text": "token", "standoff": 4}, "showgrid": False},
