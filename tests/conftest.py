@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from deploy import serve
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN_MARK = "EXPLORER_TEST_RUN"  # in the environment of every process this test run starts, and theirs
 
@@ -57,12 +59,8 @@ def start(cmd: list[str], url: str, env: dict | None = None) -> subprocess.Popen
 
 
 def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    """Stop a server as deploy/serve.py does (terminate, then kill after 10 s), and close its log."""
+    serve.stop(proc)
     if hasattr(proc, "log"):
         proc.log.close()
 
