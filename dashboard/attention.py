@@ -22,15 +22,17 @@ HEAD_CHOICES = (1, 2, 4, 8)
 # ---------------------------------------------------------------- validation
 
 
-def check_int(name: str, value, minimum: int = 0) -> int:
-    """Return `value` as an int, or raise ValueError saying what is allowed.
+def check_int(name: str, value, minimum: int = 0, maximum: int | None = None, error: type[Exception] = ValueError) -> int:
+    """Return `value` as an int in [minimum, maximum], or raise `error` saying what is allowed.
 
-    Python and numpy integers pass; bool, float, str and None do not.
+    Python and numpy integers pass; bool, float, str and None do not. The one integer check of the
+    project: the rules (`limits`) pass PreventUpdate, class mode's store its own Invalid.
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    allowed = f"{name} must be a whole number from {minimum} to {maximum}" if maximum is not None \
+        else f"{name} must be an integer >= {minimum}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or value < minimum or (maximum is not None and value > maximum):
+        raise error(allowed + (f", got {value!r}" if isinstance(value, (int, float, np.integer)) else "") + ".")
     return int(value)
 
 
