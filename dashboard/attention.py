@@ -22,7 +22,8 @@ HEAD_CHOICES = (1, 2, 4, 8)
 # ---------------------------------------------------------------- validation
 
 
-def check_int(name: str, value, minimum: int = 0, maximum: int | None = None, error: type[Exception] = ValueError) -> int:
+def check_int(name: str, value, minimum: int = 0, maximum: int | None = None,
+              error: type[Exception] = ValueError) -> int:
     """Return `value` as an int in [minimum, maximum], or raise `error` saying what is allowed.
 
     Python and numpy integers pass; bool, float, str and None do not. The one integer check of the
