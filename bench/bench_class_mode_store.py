@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from dashboard.store import Store, StoreError  # noqa: E402
+from dashboard.classmode.store import Store, StoreError  # noqa: E402
 from tests.pg import postgres_server  # noqa: E402
 
 STUDENTS = 200

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from dashboard import create_app, trainer
-from dashboard import store as S
+from dashboard.classmode import store as S
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.training import SINGLE_MIXING_FLOOR
 from dashboard.views import classroom, learning, student

@@ -9,12 +9,13 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 
 import psycopg
 import pytest
 
-from dashboard import store as S
-from dashboard.store import Closed, Forbidden, Full, Invalid, NotFound, RateLimiter, Store
+from dashboard.classmode.store import Closed, Forbidden, Full, Invalid, NotFound, RateLimited, RateLimiter, Store
+from dashboard.classmode.store import SQLITE_FILE, schema, sessions
 from tests.conftest import ROOT
 from tests.pg import postgres_server
 
@@ -77,7 +78,7 @@ def test_a_session_has_a_short_code_and_a_long_token_stored_only_as_a_hash(store
     assert len(code) == 6 and set(code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789") and code != code2
     assert len(token) >= 43 and token != token2
     [(stored_code, token_hash, *_), _] = sorted(rows(store, "class_sessions"), key=lambda r: r[0] != code)
-    assert stored_code == code and token not in token_hash and token_hash == S._hash(token)
+    assert stored_code == code and token not in token_hash and token_hash == schema.token_hash(token)
     assert store.questions(code.lower() + " ", token) == []  # a code typed in lower case, with a space
 
 
@@ -318,14 +319,14 @@ def test_the_session_lifetime_comes_from_the_environment(database, clock, monkey
     monkeypatch.setenv("CLASS_SESSION_HOURS", "0.5")
     monkeypatch.setenv("DATA_DIR", str(data_dir)) if data_dir else monkeypatch.setenv("DATABASE_URL", url)
     store = Store.from_env()
-    assert store.ttl == 1800 and type(store.db) is (S._SQLite if data_dir else S._Postgres)
+    assert store.ttl == 1800 and type(store.db) is (sessions.SQLite if data_dir else sessions.Postgres)
 
 
 def test_everything_is_bounded(store, monkeypatch):
-    monkeypatch.setattr(S, "MAX_SESSIONS", 3)
-    monkeypatch.setattr(S, "MAX_QUESTIONS", 2)
-    monkeypatch.setattr(S, "MAX_ANSWERS", 3)
-    monkeypatch.setattr(S, "MAX_CHANGES", 2)
+    monkeypatch.setattr(sessions, "MAX_SESSIONS", 3)
+    monkeypatch.setattr(sessions, "MAX_QUESTIONS", 2)
+    monkeypatch.setattr(sessions, "MAX_ANSWERS", 3)
+    monkeypatch.setattr(sessions, "MAX_CHANGES", 2)
     code, token = store.create_session()
     store.create_session()
     store.create_session()
@@ -367,11 +368,11 @@ def test_threads_answering_at_once_are_each_counted_once(store):
 
 @pytest.mark.parametrize("round", range(2))
 def test_no_answer_slips_in_after_the_reveal(store, round, monkeypatch):
-    monkeypatch.setattr(S, "MAX_CHANGES", 10**6)
+    monkeypatch.setattr(sessions, "MAX_CHANGES", 10**6)
     code, token = store.create_session()
     q = key_question(store, code, token)
     last, closed, errors = {}, [], []  # the last accepted answer of each student
-    go = threading.Barrier(9)
+    go = threading.Barrier(9, timeout=60)
 
     def answer(students):
         """Answer and change answers until the reveal refuses one (or 40 rounds, if it never does)."""
@@ -389,14 +390,25 @@ def test_no_answer_slips_in_after_the_reveal(store, round, monkeypatch):
     for t in threads:
         t.start()
     go.wait()
+    deadline = time.monotonic() + 60
     while store.count(code, q) < 20:  # reveal while answers are coming in
-        pass
+        assert time.monotonic() < deadline and not errors, f"answers stopped short: {errors}"
     revealed = store.reveal(code, token, q)
     for t in threads:
-        t.join()
-    assert errors == [] and len(closed) == 8
+        t.join(60)
+    assert not any(t.is_alive() for t in threads) and errors == [] and len(closed) == 8
     assert revealed["counts"] == [list(last.values()).count(v) for v in range(12)]
     assert revealed["count"] == len(last) == store.count(code, q)
+
+
+def test_a_query_may_hold_a_literal_question_mark_or_percent_sign(store):
+    """Placeholders are the driver's own: a ? or % written in the SQL is SQL, not a parameter."""
+    code, token = store.create_session()
+    store.pose(code, token, "amount", 0.5, prompt="Does 50% of the weight go to one key?", h=4, seed=7)
+    key_question(store, code, token)  # its prompt ends in ? too, without 50%
+    with store._tx(write=False) as cur:
+        assert cur.all("SELECT number, '?%' FROM class_questions WHERE prompt LIKE '%50%?' AND session = {}",
+                       code) == [(1, "?%")]
 
 
 def test_the_rate_limiter_refuses_bursts_per_client():
@@ -404,12 +416,13 @@ def test_the_rate_limiter_refuses_bursts_per_client():
     limit = RateLimiter(rate=2, burst=3, clock=clock)
     for _ in range(3):
         limit.check("10.0.0.1")
-    with pytest.raises(S.RateLimited):
+    with pytest.raises(RateLimited, match="Too many answers at once") as refused:
         limit.check("10.0.0.1")
+    assert refused.value.retry_after == 0.5  # when the next answer is back
     limit.check("10.0.0.2")
-    clock.t += 0.5  # one answer back
+    clock.t += 0.5
     limit.check("10.0.0.1")
-    with pytest.raises(S.RateLimited):
+    with pytest.raises(RateLimited):
         limit.check("10.0.0.1")
 
 
@@ -432,7 +445,7 @@ def test_the_rate_limiter_forgets_clients_and_stays_bounded(monkeypatch):
 # A second process: it answers for students i0..i1 and prints each student once the answer is stored.
 CHILD = """
 import sys
-from dashboard.store import Store
+from dashboard.classmode.store import Store
 store = Store.from_env()
 code, q, i0, i1 = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 for i in range(i0, i1):
@@ -478,7 +491,7 @@ def test_the_sqlite_store_needs_no_setup_and_uses_wal(tmp_path):
     data_dir = tmp_path / "new" / "folder"
     store = Store(data_dir=data_dir)
     store.create_session()
-    path = data_dir / S.SQLITE_FILE
+    path = data_dir / SQLITE_FILE
     assert path.exists() and store.size() >= path.stat().st_size > 0
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 

@@ -22,7 +22,7 @@ from .. import limits
 from ..ids import CONFIG, URL
 from ..qr import join_qr
 from ..server import client_address
-from ..store import RateLimited, RateLimiter, Store, StoreError
+from ..classmode.store import RateLimited, RateLimiter, Store, StoreError
 from ..wiring import callback, clientside_callback
 from .questions import KINDS, answers, question, question_example, results_view
 

@@ -13,7 +13,7 @@ from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ..server import client_address
-from ..store import RateLimiter, StoreError
+from ..classmode.store import RateLimiter, StoreError
 from ..wiring import callback, clientside_callback
 from .classroom import PAGE, POLL_MS, STUDENT, store
 from .questions import option_label, question_example

@@ -1,0 +1,31 @@
+"""The store in PostgreSQL (psycopg 3), so that several hosts share a session."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+
+class Postgres:
+    # PostgreSQL's own placeholders, through psycopg's raw cursor: psycopg reads nothing in the query,
+    # so a literal % or ? in it is plain SQL.
+    param = "${}"
+    for_share = " FOR SHARE"  # a reveal waits for answers in flight, and they see it once it commits
+    lock_sessions = "LOCK TABLE class_sessions IN SHARE ROW EXCLUSIVE MODE"  # the session bound holds
+    lock_schema = "SELECT pg_advisory_xact_lock(13)"  # workers starting at once create the tables once
+
+    def __init__(self, url: str):
+        import psycopg  # only needed with DATABASE_URL
+
+        self.psycopg, self.url = psycopg, url
+
+    def connect(self):
+        return self.psycopg.connect(self.url, autocommit=True, cursor_factory=self.psycopg.RawCursor)
+
+    @contextmanager
+    def transaction(self, conn, write: bool):
+        with conn.transaction(), conn.cursor() as cur:
+            yield cur
+
+    def size(self, conn) -> int:
+        return conn.execute("SELECT pg_total_relation_size('class_sessions') + pg_total_relation_size("
+                            "'class_questions') + pg_total_relation_size('class_answers')").fetchone()[0]

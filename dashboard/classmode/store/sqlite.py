@@ -1,0 +1,43 @@
+"""The store in one SQLite file (WAL mode): no setup, shared by the processes of one machine."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+
+class SQLite:
+    param = "?{}"  # sqlite3's numbered placeholder: ?1, ?2 ...
+    for_share = ""  # BEGIN IMMEDIATE already serialises writers
+    lock_sessions = lock_schema = ""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        # SQLite's busy handler retries after sleeps, so a waiting writer (the reveal) can be passed
+        # over by this process's other threads again and again; this lock queues them instead.
+        self.write_lock = threading.Lock()
+
+    def connect(self):
+        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: a killed process loses nothing; a power cut, the last commits
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    @contextmanager
+    def transaction(self, conn, write: bool):
+        with self.write_lock if write else nullcontext():
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield conn.cursor()
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.rollback()
+                raise
+
+    def size(self, conn) -> int:
+        return sum(os.path.getsize(p) for p in (self.path, self.path + "-wal") if os.path.exists(p))
