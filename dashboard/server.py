@@ -9,13 +9,10 @@ answered 500 and logged in one line.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hmac
 import logging
+import math
 import os
-import threading
-import time
 import traceback
 
 from dash.exceptions import DependencyException
@@ -24,6 +21,7 @@ from flask_compress import Compress
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from . import trainer
+from .ratelimit import RateLimited, RateLimiter
 
 PASSWORD_ENV = "CLASS_PASSWORD"
 HEALTH_PATH = "/healthz"
@@ -32,7 +30,7 @@ SUITES_PATH = "/_dash-component-suites/"
 ONE_YEAR = 365 * 24 * 3600
 MAX_BODY = 64 * 1024  # bytes; a real callback body is under 2 KB
 MAX_LOGGED = 200  # characters of any user-supplied string that may reach the log
-WRONG_PASSWORDS_PER_MINUTE = 20  # per client; a class behind one school address shares it
+WRONG_PASSWORDS_PER_MINUTE = 20  # per client, in a burst and then in the long run
 LOOPBACK = ("127.0.0.1", "::1")
 
 log = logging.getLogger(__name__)
@@ -123,15 +121,9 @@ def client_address() -> str:
     return request.remote_addr or "?"
 
 
-def password_given() -> str | None:
-    """The password of an HTTP basic Authorization header (any user name; scheme in any case)."""
-    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "basic":
-        return None
-    try:
-        return base64.b64decode(credentials.strip(), validate=True).decode("utf-8").partition(":")[2]
-    except (binascii.Error, UnicodeDecodeError):
-        return ""
+def password_needed() -> Response:
+    return Response("This class's dashboard needs its password.", 401,
+                    {"WWW-Authenticate": 'Basic realm="attention explorer", charset="UTF-8"'})
 
 
 def class_password(password: str | None) -> str | None:
@@ -141,44 +133,6 @@ def class_password(password: str | None) -> str | None:
     if password is not None and not password.strip():
         raise ValueError(f"{PASSWORD_ENV} is set but empty. Unset it to serve without a password, or give it one.")
     return password
-
-
-class WrongPasswords:
-    """Wrong passwords per client in the current minute. A client over the limit is refused until the
-    minute is over, without a check, so guessing runs at WRONG_PASSWORDS_PER_MINUTE a minute at most."""
-
-    MAX_CLIENTS = 10_000  # bounds memory; clients beyond it in one minute are not counted
-
-    def __init__(self, limit: int = WRONG_PASSWORDS_PER_MINUTE, window: float = 60.0):
-        self.limit, self.window = limit, window
-        self.counts: dict[str, int] = {}
-        self.start = time.monotonic()
-        self.lock = threading.Lock()
-
-    def _roll(self) -> float:
-        """Seconds left in the current window, starting a new one if it is over."""
-        left = self.start + self.window - time.monotonic()
-        if left <= 0:
-            self.counts.clear()
-            self.start, left = time.monotonic(), self.window
-        return left
-
-    def wait(self, client: str) -> int:
-        """Seconds `client` must wait before its next try; 0 if it may try now."""
-        with self.lock:
-            left = self._roll()
-            return int(left) + 1 if self.counts.get(client, 0) >= self.limit else 0
-
-    def record(self, client: str) -> None:
-        with self.lock:
-            self._roll()
-            if client not in self.counts and len(self.counts) >= self.MAX_CLIENTS:
-                return
-            n = self.counts[client] = self.counts.get(client, 0) + 1
-        log.warning("wrong class password from %s (%d this minute)", short(client), n)
-        if n == self.limit:
-            log.warning("%s reached %d wrong class passwords this minute: refused until the minute is over",
-                        short(client), n)
 
 
 def compress(server) -> None:
@@ -202,7 +156,7 @@ def harden(app, password: str | None = None) -> None:
     server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
     logging.getLogger("werkzeug").addFilter(short_args)  # `python app.py` logs each request line
     password = class_password(password)
-    wrong_passwords = WrongPasswords()
+    wrong_passwords = RateLimiter(rate=WRONG_PASSWORDS_PER_MINUTE / 60, burst=WRONG_PASSWORDS_PER_MINUTE)
     csp = content_security_policy(app.csp_hashes())
 
     dispatch_endpoint, dispatch = view(server, DISPATCH_PATH)
@@ -241,19 +195,24 @@ def harden(app, password: str | None = None) -> None:
 
     @server.before_request
     def require_password():
+        """The right password (HTTP basic, any user name) is always served: a class behind one school
+        address shares that address with whoever guesses from it. A wrong one takes a try from the
+        guesser's bucket, and a wrong one past the bucket gets a 429 instead of a new prompt."""
         if not password or request.path == HEALTH_PATH:
             return None
-        client = client_address()
-        wait = wrong_passwords.wait(client)
-        if wait:
-            return Response("Too many wrong passwords: try again in a minute.", 429, {"Retry-After": str(wait)})
-        given = password_given()
-        if given is not None and hmac.compare_digest(given.encode(), password.encode()):
+        given = request.authorization
+        if given is None or given.type != "basic":
+            return password_needed()
+        if hmac.compare_digest(given.password.encode(), password.encode()):
             return None
-        if given is not None:
-            wrong_passwords.record(client)
-        return Response("This class's dashboard needs its password.", 401,
-                        {"WWW-Authenticate": 'Basic realm="attention explorer", charset="UTF-8"'})
+        client = client_address()
+        try:
+            wrong_passwords.check(client)
+        except RateLimited as refused:  # not logged: the log stays at the bucket's rate
+            return Response("Too many wrong passwords: wait a moment.", 429,
+                            {"Retry-After": str(math.ceil(refused.retry_after))})
+        log.warning("wrong class password from %s", short(client))
+        return password_needed()
 
     @server.after_request
     def headers(response: Response) -> Response:
