@@ -1,7 +1,10 @@
 # `make run` starts the dashboard; `make test` runs every test, browser tests included;
 # `make test-fast` runs the unit tests only.
 PY := .venv/bin/python
-PIP_INSTALL := $(PY) -m pip install -q -c constraints.txt
+# Installs only from a lock (`make lock`): every package, transitive ones, pip and setuptools included, is
+# pinned by version and hash, and pip refuses anything else. Wheels only: building an sdist would fetch
+# build dependencies that no hash pins.
+PIP_INSTALL := $(PY) -m pip install -q --require-hashes --only-binary :all: -r
 
 .PHONY: run test test-fast serve bench assets lock system-deps node-tools
 
@@ -42,22 +45,32 @@ node-tools:
 assets:
 	tools/build_assets.sh
 
-.venv/.runtime: requirements.txt constraints.txt
+.venv/.runtime: requirements.lock
 	python3 -m venv .venv
-	$(PIP_INSTALL) -r requirements.txt
+	$(PIP_INSTALL) requirements.lock
 	touch $@
 
-.venv/.dev: requirements.txt requirements-dev.txt constraints.txt
+.venv/.dev: requirements-dev.lock
 	python3 -m venv .venv
-	$(PIP_INSTALL) -r requirements-dev.txt
+	$(PIP_INSTALL) requirements-dev.lock
 	touch $@ .venv/.runtime
 
-# Pin the whole set again after a change to requirements*.txt: resolve it in a fresh venv and freeze it.
+# Pin the whole set again after a change to requirements*.txt: pip-compile (pip-tools) resolves
+# requirements-dev.txt into requirements-dev.lock, then requirements.txt into requirements.lock constrained
+# by it, so the runtime lock is the dev lock's runtime part, same versions and hashes. Pins already in a
+# lock are kept; to move some, e.g. `make lock LOCK_ARGS="--upgrade-package plotly"` (or `--upgrade`).
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_ARGS :=
+PIP_COMPILE = CUSTOM_COMPILE_COMMAND="make lock" "$$venv/bin/pip-compile" --quiet --generate-hashes --allow-unsafe \
+	--strip-extras --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
 lock:
 	@set -e; venv=$$(mktemp -d); trap 'rm -rf "$$venv"' EXIT; \
-	python3 -m venv "$$venv"; "$$venv/bin/pip" install -q -r requirements-dev.txt; \
-	{ echo "# Every package that requirements-dev.txt installs, pinned; written by \`make lock\`, do not edit."; \
-	  "$$venv/bin/pip" freeze; } > constraints.txt
+	python3 -m venv "$$venv"; "$$venv/bin/pip" install -q $(PIP_TOOLS); \
+	$(PIP_COMPILE) -o requirements-dev.lock requirements-dev.txt; \
+	$(PIP_COMPILE) -c requirements-dev.lock -o requirements.lock requirements.txt; \
+	grep -v '^ *#' requirements.lock | sort > "$$venv/runtime"; grep -v '^ *#' requirements-dev.lock | sort > "$$venv/dev"; \
+	extra=$$(comm -23 "$$venv/runtime" "$$venv/dev"); \
+	if [ -n "$$extra" ]; then echo "requirements.lock disagrees with requirements-dev.lock:"; echo "$$extra"; exit 1; fi
 
 # Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
 # PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code.
