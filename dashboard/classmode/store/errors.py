@@ -1,4 +1,5 @@
-"""What the store refuses. Each error's message is fit to show the user: the views show str(error)."""
+"""What class mode refuses, with a message fit to show the user (the views show str(error)),
+and its rate limiter, whose refusal is one of these errors."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def answer(kind: str, n: int | None, value, name: str = "The answer") -> float |
     return float(value)
 
 
-def question(kind, truth, prompt, view, h, seed, n, head, query, key) -> dict:
+def question(kind, truth, *, prompt, view, h, seed, n, head, query, key) -> dict:
     """A question's columns from the lecturer's arguments (see Store.pose)."""
     if kind not in KINDS:
         raise Invalid(f"A question is one of: {', '.join(KINDS)}.")

@@ -126,7 +126,8 @@ class Store:
         kind "key": truth and answers are a key index 0..n-1; "head": an option 0..n-1 (a head, or
         no/yes with n = 2); "amount": a number in [0, 1] and n is None.
         """
-        question = schema.question(kind, truth, prompt, view, h, seed, n, head, query, key)
+        question = schema.question(kind, truth, prompt=prompt, view=view, h=h, seed=seed, n=n, head=head,
+                                   query=query, key=key)
         question_id = secrets.token_urlsafe(12)
         with self._tx(write=True) as cur:
             code = self._control(cur, code, token)

@@ -24,7 +24,8 @@ class SQLite:
     def connect(self):
         conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
         conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: a killed process loses nothing; a power cut, the last commits
+        # with WAL, NORMAL loses nothing when a process is killed; a power cut loses the last commits
+        conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
