@@ -32,8 +32,8 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.bench_load import GUNICORN
-from dashboard import create_app
-from dashboard.views import classroom, questions, student
+from dashboard import create_apps
+from dashboard.classmode import lecturer, questions, student
 from tests.class_requests import DISPATCH, Bodies, post
 from tests.conftest import free_port, stop, wait_until_up
 from tests.pg import postgres_server
@@ -41,7 +41,7 @@ from tests.pg import postgres_server
 STUDENTS = 200
 CLIENT_PROCESSES, CLIENT_THREADS = 2, 24
 JOIN_WITHIN, ANSWER_WITHIN = 10.0, 10.0
-POLL_EVERY = classroom.POLL_MS / 1000
+POLL_EVERY = lecturer.POLL_MS / 1000
 GIVE_UP = 40.0
 BODIES: Bodies | None = None  # set before the client processes fork: they build their bodies with it
 
@@ -166,7 +166,7 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
         wait_until_up(base + "/healthz", server)
         join = browser_join_bodies(base)
         lecturer = requests  # a new connection a request: gunicorn closes idle ones after 2 s, as often as the polls
-        control = post(lecturer, bodies.start(), base)[1][classroom.CONTROL]["data"]
+        control = post(lecturer, bodies.start(), base)[1][lecturer.CONTROL]["data"]
         code, token = control["code"], control["token"]
         truth = questions.question("key", 4, 7, 2, 5, 0, 0)[0]["truth"]
         ids = [f"{random.getrandbits(128):032x}" for _ in range(STUDENTS)]
@@ -179,20 +179,20 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
                        for k in range(CLIENT_PROCESSES)]
             time.sleep(max(0.0, t0 - time.time()))
             posed = post(lecturer, bodies.pose(code, token, kind="key", h=4, seed=7, head=2, query=5), base)[1]
-            question = posed[classroom.QUESTION]["data"]["id"]
+            question = posed[lecturer.QUESTION]["data"]["id"]
             while time.time() < t0 + GIVE_UP:  # the lecturer's projector
                 sent = time.time()
                 status, out = post(lecturer, bodies.count(code, question), base)
                 counts.append(time.time() - sent)
                 if status != 200:
                     errors[f"count: HTTP {status}"] += 1
-                elif out[classroom.COUNT]["children"] == f"{STUDENTS} answers so far" and sent > t0 + ANSWER_WITHIN + 1:
+                elif out[lecturer.COUNT]["children"] == f"{STUDENTS} answers so far" and sent > t0 + ANSWER_WITHIN + 1:
                     break
                 time.sleep(POLL_EVERY)
             revealed = post(lecturer, bodies.reveal(code, token, question), base)[1]
             outs = [f.result() for f in futures]
-        csv_rows = post(lecturer, bodies.export(code, token), base)[1][classroom.DOWNLOAD]["data"]["content"]
-        size = classroom.Store(env.get("DATABASE_URL"), env.get("DATA_DIR")).size()
+        csv_rows = post(lecturer, bodies.export(code, token), base)[1][lecturer.DOWNLOAD]["data"]["content"]
+        size = lecturer.Store(env.get("DATABASE_URL"), env.get("DATA_DIR")).size()
     finally:
         stop(server)
     sent = {s: v for o in outs for s, v in o["sent"].items()}
@@ -201,9 +201,9 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
         errors.update(o["errors"])
     answers, polls, joins, late = ([x for o in outs for x in o[k]] for k in ("answer", "poll", "join", "late"))
     bars = Counter(int(line.rsplit(",", 2)[-2]) for line in csv_rows.splitlines()[1:])
-    results = str(revealed[classroom.RESULTS]["children"])
+    results = str(revealed[lecturer.RESULTS]["children"])
     exact = (len(sent) == STUDENTS and bars == Counter(sent.values()) and sum(bars.values()) == STUDENTS
-             and revealed[classroom.COUNT]["children"] == f"{STUDENTS} answers"
+             and revealed[lecturer.COUNT]["children"] == f"{STUDENTS} answers"
              and f"chosen by {Counter(sent.values())[truth]} of {STUDENTS}" in results)
     own = all(saw.get(s, "").startswith(f"Your answer: key {v}. The answer: key {truth}.") for s, v in sent.items())
     print(f"{name}: {len(sent)} students answered, {len(answers)} answer posts (changes included); "
@@ -225,7 +225,7 @@ def main():
     print(f"{STUDENTS} students over HTTP, gunicorn 2 workers x 4 threads; load average before: "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     global BODIES
-    BODIES = bodies = Bodies(create_app())
+    BODIES = bodies = Bodies(create_apps()[1])
     with tempfile.TemporaryDirectory() as data_dir:
         bench("SQLite (WAL)", {"DATA_DIR": data_dir}, bodies)
     with postgres_server() as url:

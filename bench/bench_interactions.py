@@ -10,7 +10,7 @@ Both apps run under gunicorn with compression on; each row is the median of --re
 from a fresh page load, app and floor taking turns.
 
 An interaction is one entry of INTERACTIONS: the state it starts from (a URL and where the student has
-scrolled) and what the user does. The app draws the figures near the screen (dashboard/views/gate.py):
+scrolled) and what the user does. The app draws the figures near the screen (dashboard/explorer/gate.py):
 scrolled to the heatmaps, that is the heatmaps and the cube, the floor's two figures.
 
 Run: python bench/bench_interactions.py [--repeats 5] [--only h]

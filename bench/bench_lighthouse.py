@@ -29,7 +29,7 @@ LIGHTHOUSE = ROOT / "tests" / "node" / "node_modules" / ".bin" / "lighthouse"
 APPS = {"app": "app:server", "floor": "bench.floor_app:server"}
 
 # Resolves with performance.now() once every graph of a section near the screen (within the half screen
-# below it, where the gates draw: dashboard/views/gate.py) has drawn a trace.
+# below it, where the gates draw: dashboard/explorer/gate.py) has drawn a trace.
 SECTION_DRAWN = """(section) => new Promise(resolve => {
   const done = () => {
     const plots = Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`))

@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard import create_app  # noqa: E402
-from dashboard.views import common, example, forms, forward  # noqa: E402
+from dashboard import state  # noqa: E402
+from dashboard.explorer import example, forms, forward  # noqa: E402
 from tests.dash_requests import change_of_heads, change_of_model, click_on_cell  # noqa: E402
 
 HEADERS = {"Accept-Encoding": "br, gzip"}
@@ -50,7 +51,7 @@ def main(rounds: int = 300):
     for label, h in [("h = 8", 8), ("h = 4", 4), ("h = 1", 1)]:
         cold = []
         for seed in range(20):
-            for cached in (example.block_figure, example.heatmap_figure, example.cube_data, common.model, forms.forms_figures,
+            for cached in (example.block_figure, example.heatmap_figure, example.cube_data, state.model, forms.forms_figures,
                            forward.forward_view):
                 cached.cache_clear()
             cold.append(one_change(client, h, seed)[0])
@@ -69,7 +70,7 @@ def main(rounds: int = 300):
     # a new temperature or size is a setting seen for the first time: nothing cached, every figure computed
     fresh = []
     for k in range(40):
-        for cached in (common.model, example.block_figure, example.heatmap_figure, example.cube_data, example.token_figure,
+        for cached in (state.model, example.block_figure, example.heatmap_figure, example.cube_data, example.token_figure,
                        forms.forms_figures, forward.forward_view):
             cached.cache_clear()
         fresh.append(send(client, change_of_model(8, k, 16, "tau", k % 21 - 10)))

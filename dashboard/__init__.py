@@ -6,26 +6,36 @@ Importing the package loads nothing heavy: `dashboard.attention` and `dashboard.
 from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
+# Each app loads the assets it uses: the explorer none of class mode's, class mode none of the explorer's.
+EXPLORER_ONLY = r"(^|/)explorer\.js$"
+CLASS_ONLY = r"(^|/)(classmode\.js|class\.css)$"
 
 
-def create_app():
-    """The Dash app: layout, callbacks, and the assets folder served from this machine only."""
+def create_apps(password: str | None = None) -> tuple:
+    """The explorer at / and class mode at /class/: two Dash apps on one Flask server, each with its own
+    layout and callbacks, served from this machine only. `password` defaults to $CLASS_PASSWORD."""
     from dash import Dash
+    from flask import Flask
 
-    from . import server, views, wiring
-    from .views import learning
+    from . import classmode, explorer, server
 
-    app = Dash(
-        __name__,
-        assets_folder=str(ASSETS),
-        title="Multi-head attention explorer",
-        update_title=None,
-        serve_locally=True,
-        compress=False,  # server.harden sets up flask-compress with gzip for streamed files too
-    )
-    app.index_string = app.index_string.replace("<html>", '<html lang="en">', 1)
-    app.layout = views.make_layout()
-    wiring.wire(app)
-    learning.precompute_defaults()
-    server.harden(app)
-    return app
+    flask_server = Flask(__name__)
+
+    def app(name: str, path: str, ignore: str, title: str) -> Dash:
+        dash_app = Dash(name, server=flask_server, url_base_pathname=path, assets_folder=str(ASSETS),
+                        assets_ignore=ignore, title=title, update_title=None, serve_locally=True,
+                        compress=False)  # server.harden sets up flask-compress with gzip for streamed files too
+        dash_app.index_string = dash_app.index_string.replace("<html>", '<html lang="en">', 1)
+        return dash_app
+
+    explorer_app = app("explorer", "/", CLASS_ONLY, "Multi-head attention explorer")
+    explorer.build(explorer_app)
+    class_app = app("classmode", classmode.PATH + "/", EXPLORER_ONLY, "Multi-head attention: class mode")
+    classmode.build(class_app)
+    server.harden([explorer_app, class_app], password)
+    return explorer_app, class_app
+
+
+def create_app(password: str | None = None):
+    """The explorer's Dash app; its server (`app.server`) serves class mode too."""
+    return create_apps(password)[0]

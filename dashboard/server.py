@@ -25,8 +25,8 @@ from .ratelimit import RateLimited, RateLimiter
 
 PASSWORD_ENV = "CLASS_PASSWORD"
 HEALTH_PATH = "/healthz"
-DISPATCH_PATH = "/_dash-update-component"
-SUITES_PATH = "/_dash-component-suites/"
+DISPATCH_ROUTE = "_dash-update-component"
+SUITES_ROUTE = "_dash-component-suites/"
 ONE_YEAR = 365 * 24 * 3600
 MAX_BODY = 64 * 1024  # bytes; a real callback body is under 2 KB
 MAX_LOGGED = 200  # characters of any user-supplied string that may reach the log
@@ -143,32 +143,24 @@ def compress(server) -> None:
     Compress(server)
 
 
-def view(server, path: str) -> tuple[str, callable]:
-    """(endpoint, view function) of the Dash route whose rule contains `path`."""
-    endpoint = next(r.endpoint for r in server.url_map.iter_rules() if path in r.rule)
-    return endpoint, server.view_functions[endpoint]
+def view(app, route: str) -> tuple[str, callable]:
+    """(endpoint, view function) of a Dash app's route whose rule starts with the app's prefix and `route`."""
+    rule = app.config.routes_pathname_prefix + route
+    endpoint = next(r.endpoint for r in app.server.url_map.iter_rules() if r.rule.startswith(rule))
+    return endpoint, app.server.view_functions[endpoint]
 
 
-def harden(app, password: str | None = None) -> None:
-    """Wrap the Flask server of a Dash app; `password` defaults to $CLASS_PASSWORD (off when unset)."""
-    server = app.server
-    compress(server)
-    server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
-    logging.getLogger("werkzeug").addFilter(short_args)  # `python app.py` logs each request line
-    password = class_password(password)
-    wrong_passwords = RateLimiter(rate=WRONG_PASSWORDS_PER_MINUTE / 60, burst=WRONG_PASSWORDS_PER_MINUTE)
-    csp = content_security_policy(app.csp_hashes())
-
-    dispatch_endpoint, dispatch = view(server, DISPATCH_PATH)
+def guard(app) -> None:
+    """Refuse any request that is not for one of the app's own callbacks, and any file Dash does not serve."""
+    dispatch_endpoint, dispatch = view(app, DISPATCH_ROUTE)
 
     def guarded_dispatch(*args, **kwargs):
         if not is_callback_request(request_body(), app.callback_map):
             return bad_request("not a request for one of this app's callbacks")
         return dispatch(*args, **kwargs)
 
-    server.view_functions[dispatch_endpoint] = guarded_dispatch
-
-    suites_endpoint, serve_suite = view(server, SUITES_PATH)
+    app.server.view_functions[dispatch_endpoint] = guarded_dispatch
+    suites_endpoint, serve_suite = view(app, SUITES_ROUTE)
 
     def known_suites_only(*args, **kwargs):
         try:
@@ -176,7 +168,20 @@ def harden(app, password: str | None = None) -> None:
         except DependencyException:  # a package or file Dash does not serve
             return Response("not found", 404, mimetype="text/plain")
 
-    server.view_functions[suites_endpoint] = known_suites_only
+    app.server.view_functions[suites_endpoint] = known_suites_only
+
+
+def harden(apps: list, password: str | None = None) -> None:
+    """Wrap the Flask server the Dash apps share; `password` defaults to $CLASS_PASSWORD (off when unset)."""
+    server = apps[0].server
+    compress(server)
+    server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
+    logging.getLogger("werkzeug").addFilter(short_args)  # `python app.py` logs each request line
+    password = class_password(password)
+    wrong_passwords = RateLimiter(rate=WRONG_PASSWORDS_PER_MINUTE / 60, burst=WRONG_PASSWORDS_PER_MINUTE)
+    csp = content_security_policy(sorted({h for app in apps for h in app.csp_hashes()}))
+    for app in apps:
+        guard(app)
 
     @server.errorhandler(Exception)
     def server_error(error: Exception):

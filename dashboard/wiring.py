@@ -1,34 +1,49 @@
-"""Dash's `callback` and `clientside_callback`, recorded so that every app wires the same callbacks.
+"""Dash's `callback` and `clientside_callback`, recorded per app, so that every app built wires the same ones.
 
-`dash.callback` hands its callbacks to the first app that starts and to no other, while tests build
-several apps in one process. These keep the decorator beside its function, as in Dash's docs,
-and `wire(app)` registers everything on each app.
+`dash.callback` hands its callbacks to the first app that starts and to no other, while tests build several
+apps in one process, and the explorer and class mode are two apps on one server. Each package records its own
+(`explorer/wiring.py`, `classmode/wiring.py`), keeping the decorator beside its function as in Dash's docs;
+`wire(app)` registers them on an app.
 """
 
 from __future__ import annotations
 
+import functools
+
 from dash import ClientsideFunction
+from dash.exceptions import PreventUpdate
 
-_SERVER: list[tuple[tuple, dict, object]] = []
-_CLIENT: list[tuple[str, tuple, dict]] = []
-NAMESPACE = "explorer"  # window.dash_clientside.explorer, in assets/clientside.js
-
-
-def callback(*dependencies, **kwargs):
-    """Wire the function to `dependencies` (Outputs, Inputs, States), and return it unchanged."""
-    def record(function):
-        _SERVER.append((dependencies, kwargs, function))
-        return function
-    return record
+from .limits import Invalid
 
 
-def clientside_callback(function_name: str, *dependencies, **kwargs) -> None:
-    """A callback that runs in the browser: explorer.<function_name> in assets/clientside.js."""
-    _CLIENT.append((function_name, dependencies, kwargs))
+class Callbacks:
+    """The callbacks of one app; its clientside ones live in window.dash_clientside[namespace]."""
 
+    def __init__(self, namespace: str):
+        self.namespace = namespace
+        self.server: list[tuple[tuple, dict, object]] = []
+        self.client: list[tuple[str, tuple, dict]] = []
 
-def wire(app) -> None:
-    for dependencies, kwargs, function in _SERVER:
-        app.callback(*dependencies, **kwargs)(function)
-    for name, dependencies, kwargs in _CLIENT:
-        app.clientside_callback(ClientsideFunction(NAMESPACE, name), *dependencies, **kwargs)
+    def callback(self, *dependencies, **kwargs):
+        """Wire the function to `dependencies` (Outputs, Inputs, States).
+        A value no control can send (limits.Invalid) gives no update: the page keeps what it shows."""
+        def record(function):
+            @functools.wraps(function)
+            def checked(*args, **kw):
+                try:
+                    return function(*args, **kw)
+                except Invalid:
+                    raise PreventUpdate from None
+            self.server.append((dependencies, kwargs, checked))
+            return checked
+        return record
+
+    def clientside_callback(self, function_name: str, *dependencies, **kwargs) -> None:
+        """A callback that runs in the browser: window.dash_clientside[namespace][function_name]."""
+        self.client.append((function_name, dependencies, kwargs))
+
+    def wire(self, app) -> None:
+        for dependencies, kwargs, function in self.server:
+            app.callback(*dependencies, **kwargs)(function)
+        for name, dependencies, kwargs in self.client:
+            app.clientside_callback(ClientsideFunction(self.namespace, name), *dependencies, **kwargs)

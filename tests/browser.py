@@ -41,7 +41,7 @@ TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimatio
 
 def scroll_through(page) -> None:
     """Scroll down the shown tab and back up, as a student reading it would. A figure draws while it is
-    within half a screen of the viewport (dashboard/views/gate.py), so after this every graph of the tab
+    within half a screen of the viewport (dashboard/explorer/gate.py), so after this every graph of the tab
     has asked for its figure once."""
     page.wait_for_selector("main .js-plotly-plot", state="attached")  # the layout is there to scroll
     y = 0

@@ -1,4 +1,4 @@
-"""Class mode over /_dash-update-component, as its pages post it: for the tests and the bench.
+"""Class mode over /class/_dash-update-component, as its pages post it: for the tests and the bench.
 
 Bodies come from the app's own callback map, so outputs with allow_duplicate carry Dash's hashes.
 `post` takes a Flask test client or a base URL with a requests.Session.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from dashboard.views import classroom, student
+from dashboard.classmode import lecturer, student
 
-DISPATCH = "/_dash-update-component"
+DISPATCH = "/class/_dash-update-component"  # class mode is its own Dash app, under /class/
 ORIGIN = "http://127.0.0.1:8050"
 
 
@@ -54,49 +54,49 @@ class Bodies:
         self.app = app
 
     def start(self):
-        return callback_body(self.app, classroom.start_or_end, {f"{classroom.START}.n_clicks": 1,
-                                                                f"{classroom.PAGE}.data": page("start", "")})
+        return callback_body(self.app, lecturer.start_or_end, {f"{lecturer.START}.n_clicks": 1,
+                                                                f"{lecturer.PAGE}.data": page("start", "")})
 
     def end(self, code, token):
-        return callback_body(self.app, classroom.start_or_end, {f"{classroom.END}.submit_n_clicks": 1,
-                                                                f"{classroom.PAGE}.data": page("lecturer", code, token)},
-                             changed=f"{classroom.END}.submit_n_clicks")
+        return callback_body(self.app, lecturer.start_or_end, {f"{lecturer.END}.submit_n_clicks": 1,
+                                                                f"{lecturer.PAGE}.data": page("lecturer", code, token)},
+                             changed=f"{lecturer.END}.submit_n_clicks")
 
     def open(self, code, token):
-        return callback_body(self.app, classroom.open_session, {f"{classroom.PAGE}.data": page("lecturer", code, token)})
+        return callback_body(self.app, lecturer.open_session, {f"{lecturer.PAGE}.data": page("lecturer", code, token)})
 
     def pose(self, code, token, kind="key", h=4, seed=0, head=1, query=0, key=1, train_seed=0):
-        c = classroom
+        c = lecturer
         return callback_body(self.app, c.pose, {
             f"{c.POSE}.n_clicks": 1, f"{c.PAGE}.data": page("lecturer", code, token), f"{c.KIND}.value": kind,
             f"{c.HEADS}.value": h, f"{c.SEED}.value": seed, f"{c.HEAD}.value": head, f"{c.QUERY}.value": query,
             f"{c.KEY}.value": key, f"{c.TRAIN_SEED}.value": train_seed})
 
     def count(self, code, question_id, polls=1):
-        c = classroom
+        c = lecturer
         return callback_body(self.app, c.live_count, {f"{c.POLL}.n_intervals": polls,
                                                       f"{c.PAGE}.data": page("lecturer", code, "unused"),
                                                       f"{c.QUESTION}.data": {"id": question_id}})
 
     def reveal(self, code, token, question_id):
-        c = classroom
+        c = lecturer
         return callback_body(self.app, c.reveal, {f"{c.REVEAL}.n_clicks": 1, f"{c.PAGE}.data": page("lecturer", code, token),
                                                   f"{c.QUESTION}.data": {"id": question_id}})
 
     def export(self, code, token):
-        c = classroom
+        c = lecturer
         return callback_body(self.app, c.export, {f"{c.EXPORT}.n_clicks": 1,
                                                   f"{c.PAGE}.data": page("lecturer", code, token)})
 
     def poll(self, code, student_id, seen=None, polls=1):
         s = student
         return callback_body(self.app, s.poll, {f"{s.S_POLL}.n_intervals": polls, f"{s.STUDENT_ID}.data": student_id,
-                                                f"{classroom.PAGE}.data": page("student", code), f"{s.SEEN}.data": seen})
+                                                f"{lecturer.PAGE}.data": page("student", code), f"{s.SEEN}.data": seen})
 
     def answer(self, code, student_id, question_id, value, slider=False):
         s = student
         return callback_body(self.app, s.answer, {
             f"{s.CHOICES}.value": None if slider else value, f"{s.SEND}.n_clicks": 1 if slider else None,
             f"{s.SLIDER}.value": value if slider else 0.5, f"{s.ASKED}.data": {"id": question_id},
-            f"{s.STUDENT_ID}.data": student_id, f"{classroom.PAGE}.data": page("student", code)},
+            f"{s.STUDENT_ID}.data": student_id, f"{lecturer.PAGE}.data": page("student", code)},
             changed=f"{s.SEND if slider else s.CHOICES}.{'n_clicks' if slider else 'value'}")

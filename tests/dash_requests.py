@@ -1,18 +1,19 @@
 """Build the JSON bodies the Dash renderer posts to /_dash-update-component, for tests and benchmarks.
 
-The views' server callbacks read gates (dashboard/views/gate.py): stores the browser fills with a list of the
-controls' values, in the gate's order, while the gate's tab is shown and only when they changed. So a body's
-inputs are the gates' lists, and its changedPropIds name the gates that passed new values."""
+The views' server callbacks read gates (dashboard/explorer/gate.py): stores the browser fills with the
+controls' values by name, while the gate's tab is shown and only when they changed. So a body's inputs are the
+gates' dicts, and its changedPropIds name the gates that passed new values."""
 
 from dash import Input, Output, State
 
-from dashboard import limits, wiring
-from dashboard.ids import HEATMAPS, LEARN_READY
-from dashboard.views import drilldown, example, forms, forward, learning, mixing, summary, surgery
-from dashboard.views import equivariance as eq
-from dashboard.views import model as model_bar
-from dashboard.views.gate import GATES, Gate
-from dashboard.views.model import SCALE_GATE, WORKED, WORKED_CELL
+from dashboard import limits
+from dashboard.explorer import drilldown, example, forms, forward, learning, mixing, model_bar, summary, surgery
+from dashboard.explorer import equivariance as eq
+from dashboard.explorer.gate import GATES, Gate
+from dashboard.explorer.ids import HEATMAPS, LEARN_READY
+from dashboard.explorer.model_bar import SCALE_GATE
+from dashboard.explorer.wiring import CALLBACKS
+from dashboard.explorer.worked import WORKED, WORKED_CELL
 
 GATE_BY_ID = {g.id: g for g in GATES}
 
@@ -52,18 +53,18 @@ def displayed(narrow=False) -> dict:
     return {"narrow": narrow, "lecture": False}
 
 
-def model(h, seed, size=4, scale="seed", tau=0) -> list:
-    """The five model controls most gates pass first (views/gate.MODEL), in order."""
-    return [h, seed, size, scale, tau]
+def model(h, seed, size=4, scale="seed", tau=0) -> dict:
+    """The five model controls most gates pass (explorer/gate.SETTING), by name."""
+    return {"h": h, "seed": seed, "size": size, "scale": scale, "tau": tau}
 
 
-def worked(h, seed, narrow=False, **model_controls) -> list:
-    """The worked example's gate (views/model.WORKED): the model and the display."""
-    return model(h, seed, **model_controls) + [displayed(narrow)]
+def worked(h, seed, narrow=False, **model_controls) -> dict:
+    """The worked example's gate (explorer/worked.WORKED): the model and the display."""
+    return {**model(h, seed, **model_controls), "display": displayed(narrow)}
 
 
-def cell(head=1, query=0, key=1) -> list:
-    return [head, query, key]
+def cell(head=1, query=0, key=1) -> dict:
+    return {"head": head, "query": query, "key": key}
 
 
 def heatmaps_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
@@ -82,7 +83,7 @@ def cube_body(h=8, seed=3, focus=0, **model_controls) -> dict:
 
 
 def tokens_body(seed=3, size=4) -> dict:
-    return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, [seed, size, displayed()])])
+    return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, {"seed": seed, "size": size, "display": displayed()})])
 
 
 def forms_body(h=8, seed=3, selected=(1, 0, 1), fired=(forms.FORMS_GATE,), **model_controls) -> dict:
@@ -109,19 +110,22 @@ def scale_text_body(h=8, seed=3, **model_controls) -> dict:
 
 def mixing_body(h=8, seed=3, selected=(1, 0, 1), fired=(mixing.MIXING,)) -> dict:
     return gated(MIXING_OUTPUTS, [(mixing.MIXING, worked(h, seed)), (mixing.MIXING_CELL, cell(*selected)),
-                                  (mixing.MIXING_QUERY, [selected[1]])], fired=list(fired))
+                                  (mixing.MIXING_QUERY, {"query": selected[1]})], fired=list(fired))
 
 
 def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> dict:
-    return gated(EQ_OUTPUTS, [(eq.EQUIVARIANCE, worked(h, seed) + [perm, positions, head])])
+    return gated(EQ_OUTPUTS, [(eq.EQUIVARIANCE, {**worked(h, seed), "perm": perm, "positions": positions,
+                                                     "head": head})])
 
 
 def learning_bodies(h, seed=0, step=400) -> list[dict]:
     """The learning tab's requests for a change of h: its heads, and the surgery's options and result
     (`seed` is the trained seed the page shows)."""
-    return [gated(LEARN_HEADS_OUTPUTS, [(learning.HEADS_GATE, [seed, h, step, displayed()])]),
-            gated(SURGERY_OPTIONS, [(surgery.HEADS_GATE, [h])]),
-            gated([(surgery.SURGERY_RESULT, "children")], [(surgery.SURGERY_GATE, [seed, h, [], [], surgery.NO_SWAP])])]
+    return [gated(LEARN_HEADS_OUTPUTS, [(learning.HEADS_GATE, {"seed": seed, "h": h, "step": step,
+                                                                           "display": displayed()})]),
+            gated(SURGERY_OPTIONS, [(surgery.HEADS_GATE, {"h": h})]),
+            gated([(surgery.SURGERY_RESULT, "children")], [(surgery.SURGERY_GATE, {"seed": seed, "h": h, "off": [], "uniform": [],
+                                                                "swap": surgery.NO_SWAP})])]
 
 
 def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
@@ -169,14 +173,15 @@ def example_views(W: list, C: list, focus=0, changed=None) -> tuple:
     from tests.util import fire
 
     heatmaps, text = fire(example.update_heatmaps, W, C, changed=changed)
-    return fire(example.update_blocks, W), heatmaps, fire(example.update_cube, W[:5], focus), text
+    setting = {k: v for k, v in W.items() if k != "display"}
+    return fire(example.update_blocks, W), heatmaps, fire(example.update_cube, setting, focus), text
 
 
 def press_train_body(seed=0, polls=0) -> dict:
     """What "train" (and each poll after it) posts: start or look in on the training of `seed`."""
     fired = [f"{learning.REQUEST_GATE.id}.data"] if polls == 0 else [f"{learning.LEARN_POLL}.n_intervals"]
     return body([(LEARN_READY, "data"), (learning.LEARN_POLL, "disabled"), (learning.LEARN_STATUS, "children")],
-                [(learning.REQUEST_GATE.id, "data", [seed]), (learning.LEARN_POLL, "n_intervals", polls)],
+                [(learning.REQUEST_GATE.id, "data", {"seed": seed}), (learning.LEARN_POLL, "n_intervals", polls)],
                 changed=fired)
 
 
@@ -187,15 +192,15 @@ DEFAULTS = {"h": limits.DEFAULT_HEADS, "seed": limits.DEFAULT_SEED, "size": limi
             "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP}
 
 
-def default_data(g: Gate) -> list:
-    """The list the browser puts in gate `g` for the page's default controls."""
-    return [DEFAULTS[name] for name in g.names]
+def default_data(g: Gate) -> dict:
+    """What the browser puts in gate `g` for the page's default controls."""
+    return {name: DEFAULTS[name] for name in g.fields}
 
 
 def gated_callbacks() -> list[tuple]:
     """(function, outputs, inputs, state) of every server callback that reads a gate, as wired."""
     found = []
-    for deps, _, fn in wiring._SERVER:
+    for deps, _, fn in CALLBACKS.server:
         inputs = [d for d in deps if isinstance(d, Input)]
         if any(d.component_id in GATE_BY_ID for d in inputs):
             found.append((fn, [d for d in deps if isinstance(d, Output)], inputs, [d for d in deps if isinstance(d, State)]))

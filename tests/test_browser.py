@@ -143,7 +143,7 @@ def test_url_opens_that_state_and_back_works(page):
 
 def test_learning_tab_trains_and_replays(page):
     from dashboard import trainer
-    from dashboard.views import learning
+    from dashboard.explorer import learning
 
     page.goto(page.base + "/?tab=learning&h=2")
     wait_heads(page, "learn-loss", "scatter", 4)

@@ -2,14 +2,16 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard import limits
+from dashboard import limits, state
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
-from dashboard.views import common, equivariance, example, mixing
+from dashboard.explorer import equivariance, example, mixing
+from dashboard.state import Setting
+from tests.dash_requests import cell as selected_cell
 from tests.dash_requests import example_views, worked
 from tests.util import decode, fire, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
-CELL = [1, 0, 1]  # the selected cell's gate: head 1, query 0, key 1
+CELL = selected_cell(1, 0, 1)  # the selected cell's gate: head 1, query 0, key 1
 BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
 BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
@@ -18,16 +20,17 @@ SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tok
 
 def example_view(h, seed, display=False, focus=0, cell=CELL):
     """update_example as a first draw of the tab (every gate fired), at the seed's size and scale."""
-    W = worked(h, seed, **SEED_MODEL)[:5] + [display]
+    W = {**worked(h, seed, **SEED_MODEL), "display": display}
     return example_views(W, cell, focus)
 
 
 def mixing_view(h, seed, cell=CELL):
-    return fire(mixing.update_mixing, worked(h, seed, **SEED_MODEL), cell, [cell[1]])
+    return fire(mixing.update_mixing, worked(h, seed, **SEED_MODEL), cell, {"query": cell["query"]})
 
 
 def equivariance_view(h, seed, perm, positions, head, display=False):
-    return fire(equivariance.update_equivariance, worked(h, seed, **SEED_MODEL)[:5] + [display, perm, positions, head])
+    return fire(equivariance.update_equivariance, {**worked(h, seed, **SEED_MODEL), "display": display, "perm": perm,
+                                                 "positions": positions, "head": head})
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
@@ -46,12 +49,12 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens([7, 4, False])
+    tokens = example.update_tokens({"seed": 7, "size": 4, "display": False})
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
-    assert example.TOKEN_GATE.names == ("seed", "size", "display")  # neither h nor the scale: they do not send it
+    assert example.TOKEN_GATE.fields == ["seed", "size", "display"]  # neither h nor the scale: they do not send it
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens([bad, 4, False])
+            example.update_tokens({"seed": bad, "size": 4, "display": False})
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
@@ -120,18 +123,18 @@ def test_typed_order_accepts_commas_and_spaces():
     assert message == "" and perm.tolist() == [3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11]
 
 
-@pytest.mark.parametrize("cached", [example.cube_data, common.model])
+@pytest.mark.parametrize("cached", [example.cube_data, state.model])
 def test_caches_keep_the_latest_settings_and_no_more(cached):
     """The settings the controls allow are too many to keep: a cache holds the most recent SETTINGS_CACHED."""
     cached.cache_clear()
-    settings = [limits.Setting(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]
+    settings = [Setting(h, s) for h in HEAD_CHOICES for s in limits.SEEDS]
     for s in settings:
         cached(s)
-    recent = settings[-common.SETTINGS_CACHED:]
+    recent = settings[-state.SETTINGS_CACHED:]
     for s in recent:
         cached(s)
     info = cached.cache_info()
-    assert info.currsize == common.SETTINGS_CACHED and info.hits == len(recent)
+    assert info.currsize == state.SETTINGS_CACHED and info.hits == len(recent)
 
 
 @pytest.mark.parametrize("display, columns", [

@@ -12,8 +12,8 @@ import pytest
 import requests
 
 from bench.bench_load import GUNICORN
-from dashboard import create_app
-from dashboard.views import classroom, student
+from dashboard import create_apps
+from dashboard.classmode import lecturer, student
 from tests.class_requests import Bodies, post
 from tests.conftest import free_port, start, stop
 from tests.pg import postgres_server
@@ -27,7 +27,7 @@ def workers(master: int) -> set[int]:
 
 @pytest.fixture(scope="module")
 def bodies():
-    return Bodies(create_app())
+    return Bodies(create_apps()[1])
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -47,8 +47,8 @@ def test_a_killed_worker_loses_no_answer(bodies, database_env):
     http = requests.Session()
     try:
         out = post(http, bodies.start(), base)[1]
-        code, token = out[classroom.CONTROL]["data"]["code"], out[classroom.CONTROL]["data"]["token"]
-        qid = post(http, bodies.pose(code, token), base)[1][classroom.QUESTION]["data"]["id"]
+        code, token = out[lecturer.CONTROL]["data"]["code"], out[lecturer.CONTROL]["data"]["token"]
+        qid = post(http, bodies.pose(code, token), base)[1][lecturer.QUESTION]["data"]["id"]
         sent = {}
         for k in range(40):
             if k == 20:  # mid-session: kill a worker, and wait for gunicorn to start another
@@ -65,9 +65,9 @@ def test_a_killed_worker_loses_no_answer(bodies, database_env):
             view = post(http, bodies.poll(code, sid), base)[1]
             assert view[student.S_RESULT]["children"].startswith(f"Your answer so far: key {sent[sid]}.")
         results = post(http, bodies.reveal(code, token, qid), base)[1]
-        assert results[classroom.COUNT]["children"] == "40 answers"
+        assert results[lecturer.COUNT]["children"] == "40 answers"
         out = post(http, bodies.export(code, token), base)[1]
-        lines = out[classroom.DOWNLOAD]["data"]["content"].splitlines()
+        lines = out[lecturer.DOWNLOAD]["data"]["content"].splitlines()
         assert sorted(int(line.split(",")[-2]) for line in lines[1:]) == sorted(sent.values())
     finally:
         stop(proc)

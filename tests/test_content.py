@@ -7,14 +7,14 @@ import xml.dom.minidom
 
 import pytest
 
-from dashboard import views
-from dashboard.views import common
+from dashboard import explorer
+from dashboard.explorer import ui
 
-SECTIONS = sorted(p.stem for p in common.CONTENT.glob("*.md"))
+SECTIONS = sorted(p.stem for p in ui.CONTENT.glob("*.md"))
 
 
 def test_every_seed_heading_is_in_the_content():
-    text = "\n".join((common.CONTENT / f"{s}.md").read_text() for s in SECTIONS)
+    text = "\n".join((ui.CONTENT / f"{s}.md").read_text() for s in SECTIONS)
     for heading in ["Multi-Head Attention", "Single-head self-attention", "Block structure", "The multi-head operator",
                     "A family of bilinear forms", "A worked example", "feature-dependent mixings",
                     "Inherited properties"]:
@@ -23,8 +23,8 @@ def test_every_seed_heading_is_in_the_content():
 
 @pytest.mark.parametrize("name", SECTIONS)
 def test_rendered_copy_matches_its_source(name):
-    source = (common.CONTENT / f"{name}.md").read_bytes()
-    rendered = (common.RENDERED / f"{name}.html").read_text()
+    source = (ui.CONTENT / f"{name}.md").read_bytes()
+    rendered = (ui.RENDERED / f"{name}.html").read_text()
     digest = re.search(r"sha256 ([0-9a-f]{64})", rendered.splitlines()[0]).group(1)
     assert digest == hashlib.sha256(source).hexdigest(), "run tools/build_assets.sh"
     assert "$" not in rendered.split("\n", 1)[1].replace("\\$", ""), "untypeset LaTeX left"
@@ -32,14 +32,14 @@ def test_rendered_copy_matches_its_source(name):
 
 
 def test_layout_uses_every_section():
-    shown = [c for view in views.VIEWS for c in view.layout()._traverse()]
+    shown = [c for view in explorer.VIEWS for c in view.layout()._traverse()]
     for name in SECTIONS:
-        assert common.markdown(name) in shown, name
+        assert ui.markdown(name) in shown, name
 
 
 def test_formulas_are_images_with_their_tex_as_alt_text():
-    images = [c for c in common.markdown("multi_head")._traverse() if getattr(c, "className", "") == "formula"]
-    rendered = (common.RENDERED / "multi_head.html").read_text()
+    images = [c for c in ui.markdown("multi_head")._traverse() if getattr(c, "className", "") == "formula"]
+    rendered = (ui.RENDERED / "multi_head.html").read_text()
     assert len(images) == rendered.count("<svg") > 0
     assert images[0].alt.startswith("A^{(i)}") and images[0].src.startswith("data:image/svg+xml;base64,")
 
@@ -47,5 +47,5 @@ def test_formulas_are_images_with_their_tex_as_alt_text():
 @pytest.mark.parametrize("name", SECTIONS)
 def test_every_formula_image_is_well_formed_svg(name):
     """A browser draws a broken-image icon for an SVG that is not well-formed XML (a raw '&' in bmatrix TeX)."""
-    for image in [c for c in common.markdown(name)._traverse() if getattr(c, "className", "") == "formula"]:
+    for image in [c for c in ui.markdown(name)._traverse() if getattr(c, "className", "") == "formula"]:
         xml.dom.minidom.parseString(base64.b64decode(image.src.split(",", 1)[1]))

@@ -61,7 +61,7 @@ def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
 
 
 def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
-    """The gates (dashboard/views/gate.py): a change of h asks for the shown tab's figures only; the
+    """The gates (dashboard/explorer/gate.py): a change of h asks for the shown tab's figures only; the
     first visit to a tab draws each of its figures once; a return to an unchanged tab asks and draws nothing."""
     context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
     page = context.new_page()

@@ -5,8 +5,11 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard.views import drilldown, example, forms, forward, gate, mixing, model
-from tests.dash_requests import example_views, worked
+from dashboard.explorer import drilldown, example, forms, forward, gate, mixing
+from dashboard.explorer.worked import WORKED_CELL
+from dashboard.figures import Display
+from dashboard.state import Setting
+from tests.dash_requests import cell, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire
 
@@ -35,7 +38,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
-    panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), [head, r, j])
+    panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), cell(head, r, j))
     coordinates = table_rows(panel, "q·k")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
@@ -56,24 +59,24 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
 ])
 def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
-    panel = fire(drilldown.update_drilldown, worked(4, 0, **SEED_MODEL), [head, query, key])
+    panel = fire(drilldown.update_drilldown, worked(4, 0, **SEED_MODEL), cell(head, query, key))
     assert panel.role == "alert" and fragment in panel.children
 
 
 def test_the_selected_cell_is_outlined_on_its_heads_panel():
-    fig = example_views(worked(8, 0, **SEED_MODEL), [6, 3, 9], 0)[1]
+    fig = example_views(worked(8, 0, **SEED_MODEL), cell(6, 3, 9), 0)[1]
     (shape,) = fig["layout"]["shapes"]
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
-    cached = example.heatmap_figure(example.limits.Setting(8, 0), example.limits.display(False))
+    cached = example.heatmap_figure(Setting(8, 0), Display())
     assert "shapes" not in cached["layout"]  # the cached figure is left as it was
-    assert example_views(worked(4, 0, **SEED_MODEL), [6, 3, 9], 0)[1]["layout"]["shapes"] == []  # no head 6
+    assert example_views(worked(4, 0, **SEED_MODEL), cell(6, 3, 9), 0)[1]["layout"]["shapes"] == []  # no head 6
 
 
 @pytest.mark.parametrize("h", [1, 2, 4, 8])
 def test_bilinear_forms_view_gives_ranks_and_logits(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(4)
-    forms_fig, logits_fig, text = fire(forms.update_forms, worked(h, 4, **SEED_MODEL), [1, 0, 1])
+    forms_fig, logits_fig, text = fire(forms.update_forms, worked(h, 4, **SEED_MODEL), cell(1, 0, 1))
     d_k = 8 // h
     for i, trace in enumerate(forms_fig["data"]):
         block = slice(i * d_k, (i + 1) * d_k)
@@ -106,35 +109,35 @@ def test_feature_map_uses_one_row_of_each_head_per_block(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(1)
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     query_changed = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
-    mix = decode(fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), [1, 7, 0], [7], changed=query_changed)[2]
+    mix = decode(fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, 7, 0), {"query": 7}, changed=query_changed)[2]
                  ["data"][0]["z"])
     for c in range(8):
         np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
     for bad in [12, -1, "7", None, 7.0]:  # the map stays as it is (tests/test_gates.py: with a model change too)
-        assert fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), [1, bad, 0], [bad],
+        assert fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
                     changed=query_changed)[2] is mixing.no_update
 
 
 def test_worked_text_follows_h_and_names_the_largest_weight():
     for h in (1, 8):
         _, A = seed_multi_head_attention(*seed_worked_example(0), h)
-        text = example.worked_text(example.limits.Setting(h, 0))
+        text = example.worked_text(Setting(h, 0))
         assert f"d/h = {8 // h} per head" in text and f"= {A.max():.3f}" in text
-    assert "h = 1 head " in example.worked_text(example.limits.Setting(1, 0))
-    assert "h = 8 heads" in example.worked_text(example.limits.Setting(8, 0))
+    assert "h = 1 head " in example.worked_text(Setting(1, 0))
+    assert "h = 8 heads" in example.worked_text(Setting(8, 0))
 
 
 def test_every_selectable_graph_is_wired_to_a_click():
-    from dashboard import wiring
+    from dashboard.explorer.wiring import CALLBACKS
 
-    clicked = {deps[-1].component_id for name, deps, _ in wiring._CLIENT if name == "pickCell"}
+    clicked = {deps[-1].component_id for name, deps, _ in CALLBACKS.client if name == "pickCell"}
     assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI}
-    assert gate.CELL["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
-    assert model.WORKED_CELL.names == mixing.MIXING_CELL.names == tuple(gate.CELL)
+    assert gate.CELL.fields["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
+    assert WORKED_CELL.fields == mixing.MIXING_CELL.fields == list(gate.CELL.fields)
 
 
 def test_summary_table_reads_the_heads():
-    from dashboard.views import summary
+    from dashboard.explorer import summary
 
     X, *W = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, *W, 4)

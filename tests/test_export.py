@@ -9,7 +9,7 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard import attention as core
-from dashboard.views import export
+from dashboard.explorer import export
 
 
 def download(kind, h=8, seed=42, size=16, scale="tau", tau=-3):

@@ -1,4 +1,4 @@
-"""The gates' server side (dashboard/views/gate.py): a forged gate gets no update, and a click, which fires only
+"""The gates' server side (dashboard/explorer/gate.py): a forged gate gets no update, and a click, which fires only
 the cell's gate, outlines the cell without redrawing. Which tab may send a gate is the browser's rule
 (explorer.gate); the server cannot see the tab any more, and does not need to."""
 
@@ -11,13 +11,14 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, trainer
 from dashboard.attention import multi_head_attention, worked_example
-from dashboard.views import drilldown, example, forms, mixing, selection
-from dashboard.views.gate import GATES
-from dashboard.views.model import WORKED, WORKED_CELL
+from dashboard.explorer import drilldown, example, forms, mixing, selection
+from dashboard.explorer.gate import GATES, Cell
+from dashboard.explorer.worked import WORKED, WORKED_CELL
 from tests.dash_requests import (
     GATE_BY_ID,
     arguments,
     callback_body,
+    default_data,
     cell,
     change_of_heads,
     click_on_cell,
@@ -27,9 +28,13 @@ from tests.dash_requests import (
 )
 from tests.util import decode, fire, patch_assignments
 
-def forged_data(n: int) -> list:
-    """Data that is not the list of n values the browser puts in a gate of n controls."""
-    return [None, {}, {"h": 4}, "4", "x" * n, 4, True, 4.0, [], [0] * (n - 1), [0] * (n + 1), [None] * (n + 2)]
+def forged_data(gate) -> list:
+    """Data that is not the {name: value} dict the browser puts in `gate`: the old positional list among it."""
+    fields = default_data(gate)
+    n = len(fields)
+    missing = dict(list(fields.items())[1:])
+    return [None, {}, "4", "x" * n, 4, True, 4.0, [], list(fields.values()), missing, {**fields, "extra": 0},
+            {k.upper(): v for k, v in fields.items()}, [None] * (n + 2)]
 
 
 def forgeries():
@@ -37,7 +42,7 @@ def forgeries():
     for fn, outputs, inputs, state in gated_callbacks():
         for d in inputs:
             if d.component_id in GATE_BY_ID:
-                for data in forged_data(len(GATE_BY_ID[d.component_id].names)):
+                for data in forged_data(GATE_BY_ID[d.component_id]):
                     yield fn, outputs, inputs, state, {d.component_id: data}
 
 
@@ -73,11 +78,11 @@ def test_the_feature_map_reads_its_own_gate():
     """The map draws the query gate's row; a row outside the tokens keeps the map as it is."""
     W, C = worked(4, 0), cell(2, 5, 7)
     fired = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
-    _, _, five = fire(mixing.update_mixing, W, C, [5], changed=fired)
-    _, _, seven = fire(mixing.update_mixing, W, C, [7], changed=fired)
+    _, _, five = fire(mixing.update_mixing, W, C, {"query": 5}, changed=fired)
+    _, _, seven = fire(mixing.update_mixing, W, C, {"query": 7}, changed=fired)
     assert five["layout"] != seven["layout"] or five["data"] != seven["data"]
     for outside in ([12], [-1], ["5"], [5.0]):
-        assert fire(mixing.update_mixing, W, C, outside, changed=fired)[2] is no_update
+        assert fire(mixing.update_mixing, W, C, {"query": outside}, changed=fired)[2] is no_update
 
 
 def outline_of(patch) -> list:
@@ -115,7 +120,7 @@ def test_a_change_of_the_model_redraws_every_figure(changed):
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert isinstance(blocks, dict) and isinstance(text, str) and "h = 8 heads" in text
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-6)
-    assert heatmaps["layout"]["shapes"] == selection.outlines(6, 3, 9, 8, 12) != []
+    assert heatmaps["layout"]["shapes"] == selection.outlines(Cell(6, 3, 9), 8, 12) != []
     assert set(patch_assignments(cube)) == {("data",)}  # the cube's data: its camera stays
     forms_changed = None if changed is None else [forms.FORMS_GATE if g is WORKED else g for g in changed]
     forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=forms_changed)
@@ -126,18 +131,18 @@ def test_a_change_of_the_model_redraws_every_figure(changed):
 def test_a_click_on_the_mixing_tab_patches_the_outline_and_the_feature_map_only_for_a_new_query():
     W, C = worked(8, 2), cell(3, 7, 1)
     A = multi_head_attention(*worked_example(2)[:5], 8).A
-    single, multi, features = fire(mixing.update_mixing, W, C, [7], changed=[mixing.MIXING_CELL])
+    single, multi, features = fire(mixing.update_mixing, W, C, {"query": 7}, changed=[mixing.MIXING_CELL])
     assert single is no_update and features is no_update  # the same query: the map stays
     (shape,) = outline_of(multi)
     assert (shape["xref"], shape["x0"] + shape["x1"], shape["y0"] + shape["y1"]) == ("x3", 2, 14)
-    single, multi, features = fire(mixing.update_mixing, W, C, [7],
+    single, multi, features = fire(mixing.update_mixing, W, C, {"query": 7},
                                    changed=[mixing.MIXING_CELL, mixing.MIXING_QUERY])
     assert single is no_update and outline_of(multi) == [shape]
     mix = decode(features["data"][0]["z"])
     for c in range(8):  # column c is mixed by head c // (d/h): row 7 of its A
         np.testing.assert_allclose(mix[:, c], A[c, 7], rtol=1e-6)
     # a change of the model redraws both panels, outlined, and the map
-    single, multi, features_ = fire(mixing.update_mixing, W, C, [7], changed=[mixing.MIXING])
+    single, multi, features_ = fire(mixing.update_mixing, W, C, {"query": 7}, changed=[mixing.MIXING])
     assert len(single["data"]) == 1 and multi["layout"]["shapes"] == [shape]
     np.testing.assert_allclose([decode(t["z"]) for t in multi["data"]], A, rtol=1e-6)
     np.testing.assert_allclose(decode(features_["data"][0]["z"]), mix)
@@ -147,7 +152,7 @@ def test_a_click_on_the_mixing_tab_patches_the_outline_and_the_feature_map_only_
 def test_a_forged_query_keeps_the_feature_map(query):
     W, C = worked(8, 2), cell(3, query, 1)
     for changed in ([mixing.MIXING_CELL, mixing.MIXING_QUERY], None):
-        _, multi, features = fire(mixing.update_mixing, W, C, [query], changed=changed)
+        _, multi, features = fire(mixing.update_mixing, W, C, {"query": query}, changed=changed)
         assert features is no_update  # the drill-down says what is wrong
         shapes = outline_of(multi) if changed else multi["layout"]["shapes"]
         assert shapes == []
@@ -166,7 +171,7 @@ def test_over_http_a_click_answers_with_the_outlines_and_a_change_of_h_with_ever
     for graph in outlined:
         patch = answers[graph]["figure"]
         assert "__dash_patch_update" in patch and [op["location"] for op in patch["operations"]] == [["layout", "shapes"]]
-        assert patch["operations"][0]["params"]["value"] == selection.outlines(4, 5, 6, 8, 12)
+        assert patch["operations"][0]["params"]["value"] == selection.outlines(Cell(4, 5, 6), 8, 12)
     A = multi_head_attention(*worked_example(3)[:5], 8).A
     np.testing.assert_allclose(decode(answers[mixing.FEATURE_MIX]["figure"]["data"][0]["z"])[:, 7], A[7, 5], rtol=1e-6)
     drawn = {}
@@ -181,8 +186,8 @@ def test_every_watched_graph_is_a_graph_on_its_tab():
     """A gate that waits for a graph to come near the screen names one that is there: a typo would never draw."""
     from dash import dcc
 
-    from dashboard.ids import section_id
-    from dashboard.views import make_layout
+    from dashboard.explorer.ids import section_id
+    from dashboard.explorer import layout as make_layout
 
     page = make_layout()
     for g in GATES:

@@ -8,7 +8,7 @@ from urllib.parse import unquote
 import numpy as np
 import pytest
 
-from dashboard.qr import join_qr
+from dashboard.classmode.qr import join_qr
 
 URLS = ["http://127.0.0.1:8050/class/join/ABC234", "https://attention.school.example/class/join/XYZ789",
         "https://a.example/" + "x" * 150]

@@ -15,8 +15,8 @@ import app as app_module
 from dashboard import create_app, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.ratelimit import RateLimiter
-from dashboard.views import equivariance as eq
-from dashboard.views import example
+from dashboard.explorer import equivariance as eq
+from dashboard.explorer import example
 from tests.dash_requests import WORKED, WORKED_CELL, cube_body, eq_body, heatmaps_body, press_train_body
 from tests.util import decode
 

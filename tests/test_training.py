@@ -4,7 +4,7 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import trainer, training
 from dashboard.attention import HEAD_CHOICES
-from dashboard.views import learning
+from dashboard.explorer import learning
 from tests.util import decode
 
 
@@ -117,22 +117,22 @@ def test_train_starts_in_the_background_and_is_polled():
 
     seed = 7
     trainer._runs.pop(seed, None)
-    ready, poll_off, status = learning.poll_training([seed], 0)
+    ready, poll_off, status = learning.poll_training({"seed": seed}, 0)
     assert ready is no_update and poll_off is False and "training seed 7" in status
     with pytest.raises(PreventUpdate):  # nothing to show until the runs exist
-        learning.update_learning_loss([seed, False])
+        learning.update_learning_loss({"seed": seed, "display": False})
     trainer.training_runs(seed)  # wait for it here
-    assert learning.poll_training([seed], 1) == (seed, True, "")
-    assert len(learning.update_learning_loss([seed, False])["data"]) == 4
+    assert learning.poll_training({"seed": seed}, 1) == (seed, True, "")
+    assert len(learning.update_learning_loss({"seed": seed, "display": False})["data"]) == 4
 
 
 def test_learning_callbacks_show_the_runs():
     trainer.training_runs(0)  # wait for seed 0 here: run alone, this test is the first to ask for it
-    fig = learning.update_learning_loss([0, False])
+    fig = learning.update_learning_loss({"seed": 0, "display": False})
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, sentence, table = learning.update_learning_heads([0, 2, 400, False])
+    attention, sentence, table = learning.update_learning_heads({"seed": 0, "h": 2, "step": 400, "display": False})
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
     # each head's role is read from its measured masses, not written in advance
@@ -147,10 +147,10 @@ def test_learning_callbacks_show_the_runs():
                                          (0, 2, 1.5), (0, 2, [1]), (10**100, 2, 0)])
 def test_forged_learning_inputs_are_refused(seed, h, k):
     with pytest.raises(PreventUpdate):
-        learning.update_learning_heads([seed, h, k, False])
+        learning.update_learning_heads({"seed": seed, "h": h, "step": k, "display": False})
     if not (isinstance(seed, int) and 0 <= seed < 10):
-        for call in (lambda: learning.update_learning_loss([seed, False]),
-                     lambda: learning.poll_training([seed], 0)):
+        for call in (lambda: learning.update_learning_loss({"seed": seed, "display": False}),
+                     lambda: learning.poll_training({"seed": seed}, 0)):
             with pytest.raises(PreventUpdate):
                 call()
 
@@ -193,26 +193,26 @@ def test_surgery_against_a_head_by_head_forward_pass():
 
 
 def test_surgery_view_reports_the_loss_and_refuses_forged_heads():
-    from dashboard.views import surgery
+    from dashboard.explorer import surgery
 
     runs = trainer.training_runs(0)
-    result = surgery.update_surgery([0, 2, [1], [], "none"])
+    result = surgery.update_surgery({"seed": 0, "h": 2, "off": [1], "uniform": [], "swap": "none"})
     X, Y = training.test_set(0)
     weights = runs[2].snapshots[-1]
     before = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
     after = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({0})))
     text = str(result)
     assert f"{before:.4f}" in text and f"{after:.4f}" in text and after > 10 * before
-    swapped = str(surgery.update_surgery([0, 2, [], [], "1-2"]))
+    swapped = str(surgery.update_surgery({"seed": 0, "h": 2, "off": [], "uniform": [], "swap": "1-2"}))
     assert "times" in swapped
     for off, uniform, swap in [([3], [], "none"), ([], [0], "none"), ([1, 1, 1], [], "none"), (["1"], [], "none"),
                                ([], [], "1-3"), ([], [], "2-1"), ([], [], None), (None, [], "none"),
                                ([True], [], "none"), ([1.0], [], "none")]:
-        message = surgery.update_surgery([0, 2, off, uniform, swap])
+        message = surgery.update_surgery({"seed": 0, "h": 2, "off": off, "uniform": uniform, "swap": swap})
         assert message.role == "alert" and "Choose heads 1 to 2" in message.children
-    assert [o["value"] for o in surgery.follow_heads([2])[0]] == [1, 2]
+    assert [o["value"] for o in surgery.follow_heads({"h": 2})[0]] == [1, 2]
     for h in [3, "2", None, True, 2.0]:
         with pytest.raises(PreventUpdate):
-            surgery.follow_heads([h])
+            surgery.follow_heads({"h": h})
         with pytest.raises(PreventUpdate):
-            surgery.update_surgery([0, h, [1], [], "none"])
+            surgery.update_surgery({"seed": 0, "h": h, "off": [1], "uniform": [], "swap": "none"})

@@ -25,7 +25,7 @@ def fire(callback, *args, changed=None):
     from dash._callback_context import context_value
     from dash._utils import AttributeDict
 
-    from dashboard.views.gate import GATES
+    from dashboard.explorer.gate import GATES
 
     fired = [{"prop_id": f"{g.id}.data", "value": None} for g in (GATES if changed is None else changed)]
     token = context_value.set(AttributeDict(triggered_inputs=fired))

@@ -43,6 +43,13 @@ class Display(NamedTuple):
     narrow: bool = False
     lecture: bool = False
 
+    @classmethod
+    def parse(cls, value) -> Display:
+        """The page's display store: {"narrow": bool, "lecture": bool}; anything else is a desktop page."""
+        if not isinstance(value, dict):
+            return cls()
+        return cls(narrow=value.get("narrow") is True, lecture=value.get("lecture") is True)
+
     @property
     def font_size(self) -> int:
         return 16 if self.lecture else 13

@@ -12,12 +12,13 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..ids import CONFIG, HEADS, HEATMAPS, section_id
-from ..wiring import callback, clientside_callback
+from ..state import SETTINGS_CACHED, Setting, model
 from . import drilldown, forms, forward, selection, summary
-from .common import SETTINGS_CACHED, graph, head_buttons, markdown, model, text_beside_view
-from .gate import DISPLAYED, MODEL, gate
-from .model import WORKED, WORKED_CELL, checked
+from .gate import DISPLAYED, SETTING, field, gate
+from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, section_id
+from .ui import graph, head_buttons, markdown, text_beside_view
+from .wiring import callback, clientside_callback
+from .worked import WORKED, WORKED_CELL
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
@@ -57,62 +58,64 @@ def token_figure(seed: int, size: int, display: Display) -> dict:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def block_figure(s: limits.Setting, display: Display) -> dict:
+def block_figure(s: Setting, display: Display) -> dict:
     r = model(s)[1]
     return fig.block_views(r.Q, r.K, r.V, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def heatmap_figure(s: limits.Setting, display: Display) -> dict:
+def heatmap_figure(s: Setting, display: Display) -> dict:
     return fig.attention_heatmaps(model(s)[1].A, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def cube_data(s: limits.Setting) -> list[dict]:
+def cube_data(s: Setting) -> list[dict]:
     return fig.cube_traces(model(s)[1].A)
 
 
 # The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
-TOKEN_GATE = gate("tokens", ("example",), {"seed": MODEL["seed"], "size": MODEL["size"], **DISPLAYED},
+TOKEN_GATE = gate("tokens", ("example",), {"seed": field("seed", SEED, parse=limits.seed),
+                                           "size": field("size", SIZE, parse=limits.size), "display": DISPLAYED},
                   watch=(TOKENS,))
-BLOCK_GATE = gate("blocks", ("example",), {**MODEL, **DISPLAYED}, watch=(BLOCKS,))
-CUBE_GATE = gate("cube", ("example",), MODEL, watch=(CUBE,))
+BLOCK_GATE = gate("blocks", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(BLOCKS,))
+CUBE_GATE = gate("cube", ("example",), {"setting": SETTING}, watch=(CUBE,))
 
 
 @callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)
 def update_tokens(controls):
-    seed, size, display = TOKEN_GATE.values(controls)
-    return token_figure(limits.seed(seed), limits.member(size, limits.SIZES), limits.display(display))
+    view = TOKEN_GATE.read(controls)
+    return token_figure(view.seed, view.size, view.display)
 
 
 @callback(Output(BLOCKS, "figure"), BLOCK_GATE.input, prevent_initial_call=True)
 def update_blocks(controls):
     """Q, K and V with their h column blocks."""
-    return block_figure(*checked(BLOCK_GATE.values(controls)))
+    view = BLOCK_GATE.read(controls)
+    return block_figure(view.setting, view.display)
 
 
 @callback(Output(HEATMAPS, "figure"), Output(WORKED_TEXT, "children"), WORKED.input, WORKED_CELL.input,
           prevent_initial_call=True)
 def update_heatmaps(controls, cell):
     """The per-head heatmaps with the selected cell outlined, and the sentence above them."""
-    s, display = checked(WORKED.values(controls))
-    head, query, key = WORKED_CELL.values(cell)
+    view, selected = WORKED.read(controls), WORKED_CELL.read(cell).cell
     if selection.only_the_cell_changed(WORKED_CELL, WORKED):
-        return selection.outline_patch(head, query, key, s), no_update
-    return selection.with_outline(heatmap_figure(s, display), head, query, key, s), worked_text(s)
+        return selection.outline_patch(selected, view.setting), no_update
+    return selection.with_outline(heatmap_figure(view.setting, view.display), selected, view.setting), \
+        worked_text(view.setting)
 
 
 @callback(Output(CUBE, "figure"), CUBE_GATE.input, State(CUBE_FOCUS, "value"), prevent_initial_call=True)
 def update_cube(controls, focus):
     """The cube, as a Patch of its `data` only, so the user's camera survives (dash 4.4.1 resets it on a
     whole new figure)."""
-    s = limits.setting(*CUBE_GATE.values(controls))
+    s = CUBE_GATE.read(controls).setting
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
     return cube
 
 
-def worked_text(s: limits.Setting) -> str:
+def worked_text(s: Setting) -> str:
     """The seed's worked-example sentence for the chosen h and size, and where the largest weight is."""
     result = model(s)[1]
     A = result.A

@@ -9,9 +9,9 @@ from dash import Output, html
 
 from .. import attention as core
 from .. import explain
-from ..wiring import callback
-from .common import model
-from .model import WORKED, checked
+from ..state import model
+from .wiring import callback
+from .worked import WORKED
 
 SUMMARY = "head-summary"
 
@@ -22,7 +22,7 @@ def layout() -> html.Div:
 
 @callback(Output(SUMMARY, "children"), WORKED.input, prevent_initial_call=True)
 def update_summary(controls):
-    s, _ = checked(WORKED.values(controls))
+    s = WORKED.read(controls).setting
     ex, r = model(s)
     return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 

@@ -10,13 +10,12 @@ from dash import Output, html
 
 from .. import attention as core
 from .. import explain
-from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..wiring import callback
-from .common import SETTINGS_CACHED, graph, model, text_beside_view
-from .gate import DISPLAYED, MODEL, gate
-from .model import checked
+from ..state import SETTINGS_CACHED, Setting, model
+from .gate import DISPLAYED, SETTING, gate
+from .ui import graph, text_beside_view
+from .wiring import callback
 
 FORWARD = "forward"
 FORWARD_TEXT = "forward-text"
@@ -27,7 +26,7 @@ def layout() -> html.Div:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def forward_view(s: limits.Setting, display: Display) -> tuple[dict, str]:
+def forward_view(s: Setting, display: Display) -> tuple[dict, str]:
     ex, r = model(s)
     parts = explain.head_contributions(r, ex.W_O)  # (h, n, d): head_i W_O^(i), adding up to the output
     sizes = np.linalg.norm(parts, axis=(1, 2))  # (h,)
@@ -44,9 +43,10 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
             f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
 
 
-FORWARD_GATE = gate("forward", ("example",), {**MODEL, **DISPLAYED}, watch=(FORWARD,))
+FORWARD_GATE = gate("forward", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORWARD,))
 
 
 @callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), FORWARD_GATE.input, prevent_initial_call=True)
 def update_forward(controls):
-    return forward_view(*checked(FORWARD_GATE.values(controls)))
+    view = FORWARD_GATE.read(controls)
+    return forward_view(view.setting, view.display)

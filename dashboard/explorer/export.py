@@ -10,10 +10,9 @@ import json
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
-from .. import limits
-from ..ids import HEADS, SCALE, SEED, SIZE, TAU, URL
-from ..wiring import callback, clientside_callback
-from .common import model
+from ..state import Setting, model
+from .ids import HEADS, SCALE, SEED, SIZE, TAU, URL
+from .wiring import callback, clientside_callback
 
 DOWNLOAD_JSON = "download-json"
 DOWNLOAD_CSV = "download-csv"
@@ -40,7 +39,7 @@ def layout() -> html.Div:
     )
 
 
-def state_matrices(s: limits.Setting) -> dict:
+def state_matrices(s: Setting) -> dict:
     """The current state: the controls, and X, the weights, the attention cube and the output as nested lists."""
     ex, r = model(s)
     return {
@@ -51,7 +50,7 @@ def state_matrices(s: limits.Setting) -> dict:
     }
 
 
-def filename(s: limits.Setting, ending: str) -> str:
+def filename(s: Setting, ending: str) -> str:
     return f"attention-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}.{ending}"
 
 
@@ -71,7 +70,7 @@ def as_csv(state: dict) -> str:
           prevent_initial_call=True)
 def download(json_clicks, csv_clicks, h, seed, size, scale, tau):
     """json.dumps writes each float with Python's repr, which reads back to the same float64."""
-    s = limits.setting(h, seed, size, scale, tau)
+    s = Setting.parse(h, seed, size, scale, tau)
     state = state_matrices(s)
     if ctx.triggered_id == DOWNLOAD_CSV:
         return {"content": as_csv(state), "filename": filename(s, "csv"), "type": "text/csv"}

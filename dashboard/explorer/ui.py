@@ -1,33 +1,22 @@
-"""Pieces every view uses: the seed's text, graphs, head buttons, and the cached worked example."""
+"""Pieces every view uses: the seed's text, graphs, and head buttons."""
 
 from __future__ import annotations
 
 import base64
 import re
-from functools import cache, lru_cache
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
 from dash import dcc, html
 
-from .. import attention as core
 from .. import figures, limits
+from ..attention import HEAD_CHOICES
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 # The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
 RENDERED = CONTENT / "rendered"
-# Each cache keyed by a Setting (and the display) keeps the 64 most recently used: the settings the controls
-# allow (h, seed, size, scale, temperature) are too many to keep them all. A miss costs milliseconds;
-# bench/bench_cache_memory.py measures the memory when every cache is full of the largest settings.
-SETTINGS_CACHED = 64
-
-
-@lru_cache(maxsize=SETTINGS_CACHED)
-def model(s: limits.Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
-    """The worked example and MultiHead(X) for a checked setting."""
-    ex = core.worked_example(s.seed, s.size)
-    return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
 
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
@@ -105,8 +94,14 @@ def text_beside_view(texts: list[str], view) -> dbc.Row:
 
 
 def head_options(h: int, include_all: bool) -> list[dict]:
+    """The head buttons' options for h heads: the one source, also of the browser's (config "headOptions")."""
     heads = [{"label": f"head {k}", "value": k} for k in range(1, h + 1)]
     return [{"label": "all", "value": limits.ALL_HEADS}] + heads if include_all else heads
+
+
+def head_options_config() -> dict:
+    """Every h's head options, with and without "all", for explorer.headOptions."""
+    return {kind: {h: head_options(h, kind == "withAll") for h in HEAD_CHOICES} for kind in ("withAll", "heads")}
 
 
 def head_buttons(button_id: str, label: str, include_all: bool) -> html.Div:

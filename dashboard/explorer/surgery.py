@@ -10,9 +10,10 @@ import dash_bootstrap_components as dbc
 from dash import Output, html
 
 from .. import limits, trainer, training
-from ..ids import HEADS, LEARN_READY
-from ..wiring import callback
-from .gate import gate
+from ..urls import url_param
+from .gate import HEADS_ONLY, TRAINED, field, gate
+from .ui import head_options
+from .wiring import callback
 
 SURGERY_OFF = "surgery-off"
 SURGERY_UNIFORM = "surgery-uniform"
@@ -21,20 +22,20 @@ SURGERY_RESULT = "surgery-result"
 NO_SWAP = "none"
 MAX_HEADS = max(limits.HEAD_CHOICES)
 URL_PARAMS = [
-    limits.url_param("off", SURGERY_OFF, [], items=MAX_HEADS, tab="learning"),
-    limits.url_param("uniform", SURGERY_UNIFORM, [], items=MAX_HEADS, tab="learning"),
-    limits.url_param("swap", SURGERY_SWAP, NO_SWAP, choices=[NO_SWAP] + [f"{a}-{b}" for a, b in
-                                                                         combinations(range(1, MAX_HEADS + 1), 2)],
-                     tab="learning"),
+    url_param("off", SURGERY_OFF, [], items=MAX_HEADS, tab="learning"),
+    url_param("uniform", SURGERY_UNIFORM, [], items=MAX_HEADS, tab="learning"),
+    url_param("swap", SURGERY_SWAP, NO_SWAP, choices=[NO_SWAP] + [f"{a}-{b}" for a, b in
+                                                                  combinations(range(1, MAX_HEADS + 1), 2)],
+              tab="learning"),
 ]
-HEADS_GATE = gate("surgery-heads", ("learning",), {"h": (HEADS, "value")})
+HEADS_GATE = gate("surgery-heads", ("learning",), {"h": HEADS_ONLY})
 SURGERY_GATE = gate("surgery", ("learning",),
-                    {"seed": (LEARN_READY, "data"), "h": (HEADS, "value"), "off": (SURGERY_OFF, "value"),
-                     "uniform": (SURGERY_UNIFORM, "value"), "swap": (SURGERY_SWAP, "value")})
+                    {"seed": TRAINED, "h": HEADS_ONLY, "off": field("off", SURGERY_OFF),
+                     "uniform": field("uniform", SURGERY_UNIFORM), "swap": field("swap", SURGERY_SWAP)})
 
 
 def layout() -> html.Div:
-    heads = [{"label": f"head {k}", "value": k} for k in range(1, limits.DEFAULT_HEADS + 1)]
+    heads = head_options(limits.DEFAULT_HEADS, include_all=False)
     return html.Div(
         [
             html.H3("Head surgery", className="h5"),
@@ -86,17 +87,16 @@ def surgery_loss(seed: int, h: int, cut: training.Surgery) -> float:
 @callback(Output(SURGERY_OFF, "options"), Output(SURGERY_UNIFORM, "options"), Output(SURGERY_SWAP, "options"),
           HEADS_GATE.input, prevent_initial_call=True)
 def follow_heads(controls):
-    (h,) = HEADS_GATE.values(controls)
-    h = limits.heads(h)
-    heads = [{"label": f"head {k}", "value": k} for k in range(1, h + 1)]
+    h = HEADS_GATE.read(controls).h
+    heads = head_options(h, include_all=False)
     return heads, heads, swap_options(h)
 
 
 @callback(Output(SURGERY_RESULT, "children"), SURGERY_GATE.input, prevent_initial_call=True)
 def update_surgery(controls):
-    seed, h, off, uniform, swap = SURGERY_GATE.values(controls)
-    h, seed = limits.heads(h), limits.trained_seed(seed)
-    cut = surgery(off, uniform, swap, h)
+    view = SURGERY_GATE.read(controls)
+    h, seed = view.h, view.seed
+    cut = surgery(view.off, view.uniform, view.swap, h)
     if cut is None:
         return html.P(f"Choose heads 1 to {h}.", className="text-danger small", role="alert")
     before = surgery_loss(seed, h, training.Surgery())

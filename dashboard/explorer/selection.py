@@ -6,20 +6,21 @@ from __future__ import annotations
 from dash import Input, Output, Patch
 
 from .. import figures, limits
-from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY
-from ..wiring import clientside_callback
-from .gate import Gate
+from ..state import Setting
+from .gate import Cell, Gate
+from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
+from .wiring import clientside_callback
 
 
-def outlines(head, query, key, h: int, n: int) -> list[dict]:
+def outlines(cell: Cell, h: int, n: int) -> list[dict]:
     """The selection's outline as layout shapes for a per-head grid of h panels of n x n, or none."""
-    selected, _ = limits.cell(head, query, key, h, n)
+    selected, _ = limits.cell(*cell, h, n)
     return [] if selected is None else [figures.cell_outline(*selected)]
 
 
-def with_outline(fig: dict, head, query, key, s: limits.Setting) -> dict:
+def with_outline(fig: dict, cell: Cell, s: Setting) -> dict:
     """A copy of a cached per-head figure with the selection outlined (the cached dict stays as it is)."""
-    return {**fig, "layout": {**fig["layout"], "shapes": outlines(head, query, key, s.h, s.n)}}
+    return {**fig, "layout": {**fig["layout"], "shapes": outlines(cell, s.h, s.n)}}
 
 
 def clickable(graph_id: str) -> None:
@@ -29,11 +30,11 @@ def clickable(graph_id: str) -> None:
                         Input(graph_id, "clickData"), prevent_initial_call=True)
 
 
-def outline_patch(head, query, key, s: limits.Setting) -> Patch:
+def outline_patch(cell: Cell, s: Setting) -> Patch:
     """The new selection outlined on a drawn per-head grid: a Patch of the layout's shapes only, so the
     data, and so the drawn cells, stay."""
     patch = Patch()
-    patch["layout"]["shapes"] = outlines(head, query, key, s.h, s.n)
+    patch["layout"]["shapes"] = outlines(cell, s.h, s.n)
     return patch
 
 

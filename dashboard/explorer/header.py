@@ -7,8 +7,8 @@ from dash import Input, Output, State, html
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL
-from ..wiring import clientside_callback
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB
+from .wiring import clientside_callback
 
 
 def layout() -> dbc.Navbar:
@@ -51,6 +51,5 @@ def layout() -> dbc.Navbar:
 
 
 # How figures are drawn: fewer panels a row on a phone-width page, larger in lecture mode.
-clientside_callback("display", Output(DISPLAY, "data"), Input(URL, "pathname"), Input(LECTURE, "value"),
-                    State(CONFIG, "data"))
+clientside_callback("display", Output(DISPLAY, "data"), Input(LECTURE, "value"), State(CONFIG, "data"))
 

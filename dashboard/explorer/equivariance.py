@@ -9,11 +9,12 @@ from dash import Input, Output, State, dcc, html, no_update
 from .. import attention as core
 from .. import limits
 from ..figures import equivariance as fig
-from ..ids import CONFIG, HEADS, SIZE, section_id
-from ..wiring import callback, clientside_callback
-from .common import graph, head_buttons, model, text_beside_view
-from .gate import DISPLAYED, MODEL, gate
-from .model import checked
+from ..state import model
+from ..urls import url_param
+from .gate import DISPLAYED, SETTING, field, gate
+from .ids import CONFIG, HEADS, SIZE, section_id
+from .ui import graph, head_buttons, text_beside_view
+from .wiring import callback, clientside_callback
 
 PERM = "perm"
 PERM_FEEDBACK = "perm-feedback"
@@ -26,11 +27,12 @@ EQ_CHECK = "eq-check"
 EQ_INPUTS = "eq-inputs"
 EQ_ATTENTION = "eq-attention"
 EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
-URL_PARAMS = [limits.url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
-              limits.url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
+URL_PARAMS = [url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
+              url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
 EQUIVARIANCE = gate("equivariance", ("equivariance",),
-                    {**MODEL, **DISPLAYED, "perm": (PERM, "value"), "positions": (POSITIONS, "value"),
-                     "head": (EQ_HEAD, "value")}, watch=(EQ_INPUTS,))
+                    {"setting": SETTING, "display": DISPLAYED, "perm": field("perm", PERM),
+                     "positions": field("positions", POSITIONS, parse=lambda on: on is True),
+                     "head": field("head", EQ_HEAD)}, watch=(EQ_INPUTS,))
 
 
 def layout() -> html.Section:
@@ -65,17 +67,16 @@ def layout() -> html.Section:
           EQUIVARIANCE.input, prevent_initial_call=True)
 def update_equivariance(controls):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
-    values = EQUIVARIANCE.values(controls)
-    s, display = checked(values)
-    perm_text, positions, head = values[6:]
-    perm, message = limits.permutation(perm_text, s.n)
+    view = EQUIVARIANCE.read(controls)
+    s, display = view.setting, view.display
+    perm, message = limits.permutation(view.perm, s.n)
     if perm is None:  # nothing drawn or claimed for an order that is not one
         blank = fig.no_order(message)
         return blank, blank, "", True, message
-    i = limits.head_index(head, s.h)
+    i = limits.head_index(view.head, s.h)
     i = 0 if i is None else i
     ex, _ = model(s)
-    with_positions = positions is True
+    with_positions = view.positions
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
     inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm, with_positions, display)

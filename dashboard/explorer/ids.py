@@ -1,8 +1,8 @@
-"""Ids of the components that more than one view reads: the header's controls and the page's stores.
-A view's own ids live in its module, next to their use."""
+"""Ids of the explorer's components that more than one view reads: the header's controls and the page's
+stores. A view's own ids live in its module, next to their use."""
 
 URL = "url"
-CONFIG = "config"  # limits.client_config(): the allowed values, for assets/clientside.js
+CONFIG = "config"  # the explorer's page config (explorer/__init__.py): allowed values and ids, for the browser
 DISPLAY = "display"  # {"narrow": phone-width page, "lecture": lecture mode}: how figures are drawn
 LECTURE = "lecture"  # the lecture-mode switch
 HEADS = "heads"
@@ -13,7 +13,7 @@ SCALE = "scale"  # which softmax scale: limits.SCALES
 TAU = "tau"  # the temperature's slider position
 HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps: the drill-down and the summary draw with them
 FORMS = "bilinear-forms"  # the bilinear forms, above the logits: the first grid a click can select a cell on
-NEAR = "near"  # the watched graphs near the screen now: a gate that watches one waits for it (views/gate.py)
+NEAR = "near"  # the watched graphs near the screen now: a gate that watches one waits for it (gate.py)
 SECTION_PREFIX = "section-"
 
 

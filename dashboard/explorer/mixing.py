@@ -11,21 +11,20 @@ from .. import explain, limits
 from ..figures import Display
 from ..figures import explain as explain_figures
 from ..figures import mixing as fig
-from ..ids import section_id
-from ..wiring import callback
+from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
-from .common import SETTINGS_CACHED, graph, model, text_beside_view
-from .gate import CELL, DISPLAYED, MODEL, gate
-from .model import checked
+from .gate import CELL, DISPLAYED, SETTING, field, gate
+from .ids import SEL_QUERY, section_id
+from .ui import graph, text_beside_view
+from .wiring import callback
 
 MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
 FEATURE_MIX = "mixing-features"
-URL_PARAMS: list[dict] = []
 # The three gates of one callback wait for the same graph, so a first visit passes them together: one request.
-MIXING = gate("mixing", ("mixing",), {**MODEL, **DISPLAYED}, watch=(MIX_SINGLE,))
-MIXING_CELL = gate("mixing-cell", ("mixing",), CELL, watch=(MIX_SINGLE,))  # outlined on the multi-head panels
-MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": CELL["query"]}, watch=(MIX_SINGLE,))  # the map's row
+MIXING = gate("mixing", ("mixing",), {"setting": SETTING, "display": DISPLAYED}, watch=(MIX_SINGLE,))
+MIXING_CELL = gate("mixing-cell", ("mixing",), {"cell": CELL}, watch=(MIX_SINGLE,))  # outlined on the multi-head panels
+MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": field("query", SEL_QUERY)}, watch=(MIX_SINGLE,))  # its row
 
 
 def layout() -> html.Section:
@@ -38,7 +37,7 @@ def layout() -> html.Section:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
+def mixing_figures(s: Setting, display: Display) -> tuple[dict, dict]:
     ex, r = model(s)
     A_single = core.single_head_mixing(ex.X, ex.W_Q, ex.W_K, scale=s.scale_at(core.D_MODEL))  # one head: d_k = d
     zmax = float(max(A_single.max(), r.A.max()))  # one colour scale for both figures
@@ -47,7 +46,7 @@ def mixing_figures(s: limits.Setting, display: Display) -> tuple[dict, dict]:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def feature_mixing_figure(s: limits.Setting, query: int, display: Display) -> dict:
+def feature_mixing_figure(s: Setting, query: int, display: Display) -> dict:
     r = model(s)[1]
     return explain_figures.feature_mixing_figure(explain.feature_mixing(r, query), query, r.V.shape[-1], display)
 
@@ -58,16 +57,15 @@ def update_mixing(controls, cell, row):
     """One head's mixing, every head's, and the selected query's row of every head spread over the d feature
     columns it mixes (the seed's claim, drawn). A click redraws the outline, and the feature map if the
     query changed."""
-    s, display = checked(MIXING.values(controls))
-    head, query, key = MIXING_CELL.values(cell)
-    (row,) = MIXING_QUERY.values(row)
+    view, selected, row = MIXING.read(controls), MIXING_CELL.read(cell).cell, MIXING_QUERY.read(row).query
+    s, display = view.setting, view.display
     # a query outside the tokens keeps the map as it is; the drill-down says what is wrong
     features = feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else no_update
     if not MIXING.triggered():
-        return (no_update, selection.outline_patch(head, query, key, s) if MIXING_CELL.triggered() else no_update,
+        return (no_update, selection.outline_patch(selected, s) if MIXING_CELL.triggered() else no_update,
                 features if MIXING_QUERY.triggered() else no_update)
     single, multi = mixing_figures(s, display)
-    return single, selection.with_outline(multi, head, query, key, s), features
+    return single, selection.with_outline(multi, selected, s), features
 
 
 selection.clickable(MIX_MULTI)

@@ -14,9 +14,10 @@ from dash import dcc, html
 
 from .. import attention as core
 from .. import explain, figures, limits, trainer, training
+from ..figures import example as example_fig
 from ..figures import learning as learning_fig
-from . import drilldown, example, learning
-from .common import model
+from ..state import Setting, learned_attention, model
+from ..tables import bar, explanation
 
 KINDS = {"key": "Which key?", "amount": "How much?", "head": "Which head? (learning lab)",
          "floor": "Below the line? (learning lab)"}
@@ -38,7 +39,7 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
     """The store's pose() arguments for a question about this state, with the truth from the core;
     or (None, message)."""
     if kind in ("key", "amount"):
-        s = limits.Setting(limits.heads(h), limits.seed(seed))
+        s = Setting(limits.heads(h), limits.seed(seed))
         cell, message = limits.cell(head, query, key if kind == "amount" else 0, s.h, s.n)
         if cell is None:
             return None, message
@@ -63,7 +64,7 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
     h = limits.heads(h)
     if h == 1:
         return None, "Which head? needs h = 2, 4 or 8."
-    own = learning.learned_attention(h, seed, len(limits.TRAINING_STEPS) - 1)[1]
+    own = learned_attention(h, seed, len(limits.TRAINING_STEPS) - 1)[1]
     return {"kind": "head", "view": "learning", "n": h, "h": h, "seed": seed, "truth": int(own.argmax()),
             "prompt": f"After training with h = {h} heads: which head carries the own-cluster mixing "
                       "(puts most attention on the query's own cluster)?"}, ""
@@ -73,7 +74,8 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
 def question_figure(view: str, seed: int) -> dict:
     """What students see beside a question, never its answer: the tokens, or the learning task."""
     if view == "example":  # the tokens' scatter, the left panel of the worked example's token figure
-        fig = example.token_figure(seed, limits.DEFAULT_SIZE, figures.DESKTOP)
+        ex = core.worked_example(seed, limits.DEFAULT_SIZE)
+        fig = example_fig.token_views(ex.X, ex.cluster)
         layout = {k: v for k, v in fig["layout"].items() if k not in ("xaxis2", "yaxis2")}
         layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]}, yaxis={**layout["yaxis"], "domain": [0, 1]},
                       annotations=[{**layout["annotations"][0], "x": 0.5, "y": 1}])
@@ -106,7 +108,7 @@ def results_view(q: dict) -> html.Div:
         summary = (f"{answers(q['count'])}. The answer: {labels[true_bar]}, chosen by {counts[true_bar]} of "
                    f"{q['count']}.")
     most = max(counts) or 1
-    rows = [html.Tr([html.Th(label, scope="row"), html.Td(str(c)), html.Td(drilldown.bar(c, most, signed=False)),
+    rows = [html.Tr([html.Th(label, scope="row"), html.Td(str(c)), html.Td(bar(c, most, signed=False)),
                      html.Td("← the answer" if k == true_bar else "")], className="truth" if k == true_bar else None)
             for k, (label, c) in enumerate(zip(labels, counts))]
     table = html.Table([html.Caption("The class's answers"),
@@ -116,10 +118,10 @@ def results_view(q: dict) -> html.Div:
                         html.Tbody(rows)], className="table table-sm class-bars")
     parts = [html.P(summary, className="class-summary"), table]
     if q["view"] == "example":
-        s = limits.Setting(q["h"], q["seed"])
+        s = Setting(q["h"], q["seed"])
         ex, result = model(s)
         i, r = q["head_index"], q["query_index"]
         j = q["truth"] if q["kind"] == "key" else q["key_index"]
         parts += [html.H4(f"Why: the weight of key {j} for query {r} in head {i + 1}", className="h5"),
-                  drilldown.explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)]
+                  explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)]
     return html.Div(parts)

@@ -7,15 +7,15 @@ from functools import lru_cache
 from dash import Output, html, no_update
 
 from .. import attention as core
-from .. import limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..ids import FORMS
-from ..wiring import callback
+from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
-from .common import SETTINGS_CACHED, graph, markdown, model
-from .gate import DISPLAYED, MODEL, gate
-from .model import WORKED_CELL, checked
+from .gate import DISPLAYED, SETTING, gate
+from .ids import FORMS
+from .ui import graph, markdown
+from .wiring import callback
+from .worked import WORKED_CELL
 
 LOGITS = "bilinear-logits"
 FORMS_TEXT = "bilinear-text"
@@ -29,7 +29,7 @@ def layout() -> html.Div:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def forms_figures(s: limits.Setting, display: Display) -> tuple[dict, dict, str]:
+def forms_figures(s: Setting, display: Display) -> tuple[dict, dict, str]:
     ex, r = model(s)
     M = core.bilinear_forms(ex.W_Q, ex.W_K, s.h)  # (h, d, d)
     ranks = core.numerical_rank(M)  # (h,)
@@ -52,18 +52,17 @@ def rank_text(h: int, ranks) -> str:
             f"rank is at most d/h = {d_k}. Here: {ranks_said}; {reading}")
 
 
-FORMS_GATE = gate("forms", ("example",), {**MODEL, **DISPLAYED}, watch=(FORMS,))
+FORMS_GATE = gate("forms", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORMS,))
 
 
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
           FORMS_GATE.input, WORKED_CELL.input, prevent_initial_call=True)
 def update_forms(controls, cell):
-    s, display = checked(FORMS_GATE.values(controls))
-    head, query, key = WORKED_CELL.values(cell)
+    view, selected = FORMS_GATE.read(controls), WORKED_CELL.read(cell).cell
     if selection.only_the_cell_changed(WORKED_CELL, FORMS_GATE):
-        return no_update, selection.outline_patch(head, query, key, s), no_update
-    forms, logits, text = forms_figures(s, display)
-    return forms, selection.with_outline(logits, head, query, key, s), text
+        return no_update, selection.outline_patch(selected, view.setting), no_update
+    forms, logits, text = forms_figures(view.setting, view.display)
+    return forms, selection.with_outline(logits, selected, view.setting), text
 
 
 selection.clickable(LOGITS)

@@ -1,63 +1,13 @@
-"""Why is this weight large? The path from two tokens to one attention weight A^(i)_rj.
-
-A click on a cell of any per-head heatmap (or the three inputs, from the keyboard) selects head i,
-query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their products, the sum
-(the logit), the scale, and the whole softmax row r with key j highlighted. Every number is the core's.
-"""
+"""HTML built from the core's numbers that the explorer and class mode both show: the drill-down of one
+attention weight (the explorer's "Why is this weight large?", class mode's reveal) and its bars."""
 
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Output, html
+from dash import html
 
-from .. import attention as core
-from .. import explain
-from .. import figures, limits
-from ..ids import SEL_HEAD, SEL_KEY, SEL_QUERY
-from ..wiring import callback
-from .common import model
-from .model import WORKED, WORKED_CELL, checked
-
-DRILLDOWN = "drilldown"
-DEFAULT_CELL = (1, 0, 1)  # head 1, query 0, key 1
-URL_PARAMS = [
-    limits.url_param("head", SEL_HEAD, DEFAULT_CELL[0], choices=range(1, max(core.HEAD_CHOICES) + 1)),
-    limits.url_param("query", SEL_QUERY, DEFAULT_CELL[1], count=limits.MAX_TOKENS),
-    limits.url_param("key", SEL_KEY, DEFAULT_CELL[2], count=limits.MAX_TOKENS),
-]
-
-
-def layout() -> html.Div:
-    def number(component_id, label, value, maximum):
-        return html.Div([dbc.Label(label, html_for=component_id, className="small mb-0"),
-                         dbc.Input(id=component_id, type="number", min=0 if component_id != SEL_HEAD else 1,
-                                   max=maximum, step=1, value=value, size="sm", className="cell-input")])
-    head, query, key = DEFAULT_CELL
-    n = limits.MAX_TOKENS
-    return html.Div(
-        [
-            html.H3("Why is this weight large?", className="h5"),
-            html.P("Click any cell of a per-head heatmap, or choose it here.", className="small mb-1"),
-            html.Div([number(SEL_HEAD, "head i", head, max(core.HEAD_CHOICES)),
-                      number(SEL_QUERY, "query r", query, n - 1), number(SEL_KEY, "key j", key, n - 1)],
-                     className="d-flex gap-2 mb-2"),
-            html.Div(id=DRILLDOWN, **{"aria-live": "polite"}),
-        ],
-        className="drilldown",
-    )
-
-
-@callback(Output(DRILLDOWN, "children"), WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
-def update_drilldown(controls, cell):
-    s, _ = checked(WORKED.values(controls))
-    head, query, key = WORKED_CELL.values(cell)
-    selected, message = limits.cell(head, query, key, s.h, s.n)
-    if selected is None:
-        return html.P(message, className="text-danger small", role="alert")
-    ex, result = model(s)
-    i, r, j = selected
-    return explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
+from . import explain, figures
 
 
 def bar(value: float, largest: float, signed: bool = True) -> html.Div:

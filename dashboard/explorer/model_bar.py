@@ -8,26 +8,21 @@ import numpy as np
 from dash import Output, dcc, html
 
 from .. import limits
-from ..figures import Display
-from ..ids import FORMS, HEATMAPS, SCALE, SIZE, TAU
-from ..wiring import callback
+from ..state import model
+from ..urls import url_param
 from . import export
-from .common import model
-from .gate import CELL, DISPLAYED, MODEL, gate
+from .gate import SETTING, gate
+from .ids import SCALE, SIZE, TAU
+from .wiring import callback
 
 MODEL_BAR = "model-bar"
 TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
-# The worked example's heatmaps, summary and drill-down read the model and the display through one gate,
-# the selected cell through another, so a click redraws no figure but the outlines.
-WORKED = gate("example", ("example",), {**MODEL, **DISPLAYED}, watch=(HEATMAPS,))
-# the grids a click can come from: one of them near the screen is enough (the forms may be far above)
-WORKED_CELL = gate("example-cell", ("example",), CELL, watch=(FORMS, HEATMAPS))
-SCALE_GATE = gate("model-bar", TABS, MODEL)
+SCALE_GATE = gate("model-bar", TABS, {"setting": SETTING})
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
-    limits.url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
-    limits.url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
-    limits.url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS, when=("scale", "tau")),
+    url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
+    url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
+    url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS, when=("scale", "tau")),
 ]
 
 
@@ -61,16 +56,10 @@ def layout() -> html.Div:
     )
 
 
-def checked(values: list) -> tuple[limits.Setting, Display]:
-    """A gate's model controls and display (the first six of its values), checked."""
-    h, seed, size, scale, tau, display = values[:6]
-    return limits.setting(h, seed, size, scale, tau), limits.display(display)
-
-
 @callback(Output(SCALE_TEXT, "children"), SCALE_GATE.input, prevent_initial_call=True)
 def update_scale_text(controls):
     """Why the heatmaps look the way they do at this scale, from the live logits."""
-    s = limits.setting(*SCALE_GATE.values(controls))
+    s = SCALE_GATE.read(controls).setting
     ex, r = model(s)
     spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
     top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight

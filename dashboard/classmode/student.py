@@ -13,10 +13,10 @@ from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from ..server import client_address
-from ..classmode.store import RateLimiter, StoreError
-from ..wiring import callback, clientside_callback
-from .classroom import PAGE, POLL_MS, STUDENT, store
+from .lecturer import PAGE, POLL_MS, STUDENT, store
 from .questions import option_label, question_example
+from .store import RateLimiter, StoreError
+from .wiring import callback, clientside_callback
 
 STUDENT_ID = "class-student-id"  # localStorage: this browser's anonymous id
 SEEN = "class-student-seen"  # [question id, revealed, own answer] as last shown: a poll with the same gets no update

@@ -12,11 +12,13 @@ from .. import attention as core
 from .. import figures, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
-from ..ids import CONFIG, HEADS, LEARN_READY, section_id
-from ..wiring import callback, clientside_callback
+from ..state import RUNS, learned_attention
+from ..urls import url_param
 from . import surgery
-from .common import graph, text_beside_view
-from .gate import DISPLAYED, gate
+from .gate import DISPLAYED, HEADS_ONLY, TRAINED, field, gate
+from .ids import CONFIG, LEARN_READY, section_id
+from .ui import graph, text_beside_view
+from .wiring import callback, clientside_callback
 
 LEARN_SEED = "learn-seed"
 LEARN_TRAIN = "learn-train"
@@ -31,23 +33,22 @@ LEARN_TIMER = "learn-timer"
 LEARN_ATTENTION = "learn-attention"
 LEARN_MASS = "learn-mass"
 LEARN_ROLES = "learn-roles"
-URL_PARAMS = [limits.url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len(limits.TRAINING_SEEDS),
-                               tab="learning"),
-              limits.url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
-                               tab="learning"),
+URL_PARAMS = [url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len(limits.TRAINING_SEEDS),
+                         tab="learning"),
+              url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
+                        tab="learning"),
               *surgery.URL_PARAMS]
 
-TRAINED = {"seed": (LEARN_READY, "data")}
-REQUEST_GATE = gate("learning-request", ("learning",), {"seed": (LEARN_REQUESTED, "data")})
-TASK_GATE = gate("learning-task", ("learning",), DISPLAYED, watch=(LEARN_TASK,))
-LOSS_GATE = gate("learning-loss", ("learning",), {**TRAINED, **DISPLAYED}, watch=(LEARN_LOSS,))
+REQUEST_GATE = gate("learning-request", ("learning",),
+                    {"seed": field("seed", LEARN_REQUESTED, "data", parse=limits.training_seed)})
+TASK_GATE = gate("learning-task", ("learning",), {"display": DISPLAYED}, watch=(LEARN_TASK,))
+LOSS_GATE = gate("learning-loss", ("learning",), {"seed": TRAINED, "display": DISPLAYED}, watch=(LEARN_LOSS,))
 HEADS_GATE = gate("learning-heads", ("learning",),
-                  {**TRAINED, "h": (HEADS, "value"), "step": (LEARN_STEP, "value"), **DISPLAYED},
+                  {"seed": TRAINED, "h": HEADS_ONLY, "step": field("step", LEARN_STEP, parse=limits.snapshot),
+                   "display": DISPLAYED},
                   watch=(LEARN_ATTENTION,))
 
-MASS_EXAMPLES = 100
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
-RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.TRAINING_STEPS)
 
 
 def layout() -> html.Section:
@@ -107,23 +108,6 @@ def loss_figure(seed: int, display: Display) -> dict:
     return fig.loss_curves(curves, training.SINGLE_MIXING_FLOOR, display)
 
 
-@lru_cache(maxsize=len(limits.TRAINING_SEEDS))
-def mass_examples(seed: int) -> np.ndarray:
-    """MASS_EXAMPLES held-out inputs (B, n, d) to measure where the heads attend."""
-    return training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))[0]
-
-
-@lru_cache(maxsize=RUNS)
-def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
-    and on the next cluster over the held-out examples, two (h,); and the training step."""
-    run = trainer.training_runs(seed)[h]
-    W = [run.snapshots[k][w] for w in training.WEIGHTS]
-    A = core.multi_head_attention(training.display_example(seed), *W, h).A
-    own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
-    return A, own, nxt, int(run.snapshot_steps[k])
-
-
 @lru_cache(maxsize=RUNS * limits.DISPLAYS)
 def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, list]:
     """The learned heads as a figure, and the attention masses as [own, next] lists."""
@@ -138,8 +122,7 @@ def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, li
 def poll_training(requested, _polls):
     """Start, or look in on, the training of the seed the student asked for, without waiting:
     the page polls until it is done, so no request ever blocks on a training run."""
-    (seed,) = REQUEST_GATE.values(requested)
-    seed = limits.training_seed(seed)
+    seed = REQUEST_GATE.read(requested).seed
     if trainer.training_runs(seed, wait=False) is None:
         return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
     return seed, True, ""
@@ -147,22 +130,22 @@ def poll_training(requested, _polls):
 
 @callback(Output(LEARN_TASK, "figure"), TASK_GATE.input, prevent_initial_call=True)
 def update_learning_task(controls):
-    (display,) = TASK_GATE.values(controls)
-    return task_figure(limits.display(display))
+    return task_figure(TASK_GATE.read(controls).display)
 
 
 @callback(Output(LEARN_LOSS, "figure"), LOSS_GATE.input, prevent_initial_call=True)
 def update_learning_loss(controls):
-    seed, display = LOSS_GATE.values(controls)
-    return loss_figure(limits.trained_seed(seed), limits.display(display))
+    view = LOSS_GATE.read(controls)
+    return loss_figure(view.seed, view.display)
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
           HEADS_GATE.input, prevent_initial_call=True)
 def update_learning_heads(controls):
-    seed, h, step, display = HEADS_GATE.values(controls)
-    h, seed, k = limits.heads(h), limits.trained_seed(seed), limits.snapshot(step)
-    attention, (own, nxt) = learned_heads(h, seed, k, limits.display(display))
+    view = HEADS_GATE.read(controls)
+    h, seed, k = view.h, view.seed, view.step
+    attention, (own, nxt) = learned_heads(h, seed, k, view.display)
+    step = int(limits.TRAINING_STEPS[k])
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
 
 

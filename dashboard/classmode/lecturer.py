@@ -2,10 +2,10 @@
 watch the live count, reveal the class's answers beside the truth and the drill-down, export, end.
 
 /class starts a session; /class/CODE is a session's page: the lecturer's when this browser tab holds the
-session's control token, else a student's (views/student.py). The token comes in the URL's fragment
+session's control token, else a student's (student.py). The token comes in the URL's fragment
 (/class/CODE#control=TOKEN), which no browser puts in a request line, so it never reaches an access log;
 the page moves it to this tab's sessionStorage, out of the address bar the projector shows, and sends it
-in callback bodies only. The truth is computed from the core (views/questions.py) and kept in the store
+in callback bodies only. The truth is computed from the core (questions.py) and kept in the store
 until the reveal.
 """
 
@@ -19,18 +19,17 @@ from dash.exceptions import PreventUpdate
 
 from .. import attention as core
 from .. import limits
-from ..ids import CONFIG, URL
-from ..qr import join_qr
 from ..server import client_address
-from ..classmode.store import RateLimited, RateLimiter, Store, StoreError
-from ..wiring import callback, clientside_callback
+from .qr import join_qr
 from .questions import KINDS, answers, question, question_example, results_view
+from .store import RateLimited, RateLimiter, Store, StoreError
+from .wiring import callback, clientside_callback
 
 PATH = "/class"
-PAGE = "class-page"  # {mode: off|start|lecturer|student, code, token (the lecturer's only), origin}
+URL = "class-url"
+PAGE = "class-page"  # {mode: start|lecturer|student, code, token (the lecturer's only), origin}
 CONTROL = "class-control"  # sessionStorage: {code, token} of the session this tab runs
-SECTION = "class-section"  # class mode: this module's start and lecturer parts, and views/student.py's
-STUDENT = "class-student"  # views/student.py's part
+STUDENT = "class-student"  # student.py's part
 START, START_STATUS, START_SECTION = "class-start", "class-start-status", "class-start-section"
 LECTURER = "class-lecturer"
 CODE_TEXT, JOIN_LINK, QR, CONTROL_LINK, COPY_CONTROL, COPY_STATUS = (
@@ -49,10 +48,6 @@ MAX_KEY = 64  # characters of a client's address that key its rate limit
 def store() -> Store:
     """This process's store, made on first use (not at import: importing the app opens no database)."""
     return Store.from_env()
-
-
-def client_config() -> dict:
-    return {"path": PATH}
 
 
 def layout() -> html.Div:
@@ -118,7 +113,7 @@ def layout() -> html.Div:
         html.A("back to the explorer", href="/", className="ms-3"),
         html.P(id=START_STATUS, className="small mt-2", role="status"),
     ], id=START_SECTION, hidden=True)
-    return html.Div([dcc.Store(id=PAGE), dcc.Store(id=CONTROL, storage_type="session"), start, lecturer])
+    return html.Div([dcc.Store(id=CONTROL, storage_type="session"), start, lecturer])
 
 
 # ------------------------------------------------------------------ callbacks
@@ -184,7 +179,7 @@ def open_session(page):
           State(TRAIN_SEED, "value"), prevent_initial_call=True)
 def pose(clicks, page, kind, h, seed, head, query, key, train_seed):
     code, token = control(page)
-    args, message = question(limits.member_str(kind, KINDS), h, seed, head, query, key, train_seed)
+    args, message = question(limits.choice(kind, tuple(KINDS)), h, seed, head, query, key, train_seed)
     if args is None:
         return (no_update,) * 6 + (message,)
     try:
@@ -233,10 +228,9 @@ def export(clicks, page):
 
 # Which page a /class address shows, and the control token from the fragment into this tab's sessionStorage.
 clientside_callback("classPage", Output(PAGE, "data"), Output(CONTROL, "data"), Output(URL, "hash"),
-                    Output(SECTION, "hidden"), Output(START_SECTION, "hidden"), Output(LECTURER, "hidden"),
-                    Output(STUDENT, "hidden"), Input(URL, "pathname"), Input(URL, "hash"),
-                    Input(CONTROL, "data"), State(CONFIG, "data"))
+                    Output(START_SECTION, "hidden"), Output(LECTURER, "hidden"), Output(STUDENT, "hidden"),
+                    Input(URL, "pathname"), Input(URL, "hash"), Input(CONTROL, "data"))
 clientside_callback("classLinks", Output(JOIN_LINK, "children"), Output(CODE_TEXT, "children"),
-                    Output(CONTROL_LINK, "value"), Input(PAGE, "data"), State(CONFIG, "data"))
+                    Output(CONTROL_LINK, "value"), Input(PAGE, "data"))
 clientside_callback("copyLink", Output(COPY_STATUS, "children"), Input(COPY_CONTROL, "n_clicks"),
                     State(CONTROL_LINK, "id"), prevent_initial_call=True)

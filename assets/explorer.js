@@ -1,0 +1,206 @@
+// The explorer's clientside callbacks (window.dash_clientside.explorer): what needs no server round trip.
+// `config` is the page's CONFIG store (dashboard/explorer/__init__.py): allowed values, defaults and ids,
+// defined once in Python; the rules both languages need are in rules.js.
+(function () {
+  const rules = () => window.explorerRules;  // rules.js loads after this file (Dash loads assets by name)
+  const no = () => window.dash_clientside.no_update;
+
+  // The watched graphs near the screen, from half a screen above the viewport to half a screen below it, in
+  // the NEAR store. A gate that watches a graph passes only while it is near: a change of h redraws what the
+  // student can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a
+  // hidden tab is never near. Graphs are found by id at each check: dcc.Graph replaces its element as it loads.
+  const watched = new Set();
+  let nearStore = null;
+  let nearNow = "";
+  let checkQueued = false;
+  function checkGraphs() {
+    checkQueued = false;
+    const margin = window.innerHeight / 2;
+    const near = [...watched].filter((id) => {
+      const graph = document.getElementById(id);
+      const box = graph && graph.getBoundingClientRect();
+      return box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
+    }).sort();
+    if (near.join() !== nearNow) {
+      nearNow = near.join();
+      window.dash_clientside.set_props(nearStore, { data: near });
+    }
+  }
+  function queueCheck() {
+    if (!checkQueued && watched.size && nearStore) {
+      checkQueued = true;
+      requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
+    }
+  }
+
+  // dcc.Graph calls Plotly.Plots.resize whenever a graph's box changes size, and the box changes size when
+  // Plotly has just drawn a figure of another height (a change of h adds or removes a row of heatmaps). That
+  // resize finds the box already at the drawn size, yet relayouts the graph and fires a second
+  // 'plotly_afterplot', some 150 ms and a busy main thread later. dcc.Graph has no supported hook for this:
+  // its `responsive` prop turns off every resize, also those a window, a turned phone or a shown tab need.
+  // So a resize that cannot change the drawing is skipped: a graph in a hidden tab (no box), one whose box
+  // has the drawn size (to Plotly's own 1 px), or one with no traces yet (its figure is on the way, and
+  // layout.autosize draws it at the box's width).
+  function skipIdleResizes() {
+    const resize = Plotly.Plots.resize;
+    Plotly.Plots.resize = function (gd) {
+      const full = gd && gd._fullLayout;
+      if (full && gd.getClientRects) {
+        const style = window.getComputedStyle(gd);
+        const hidden = gd.getClientRects().length === 0;
+        const drawnSize = Math.abs(parseFloat(style.width) - full.width) <= 1
+          && Math.abs(parseFloat(style.height) - full.height) <= 1;
+        const placeholder = !gd.data || gd.data.length === 0;
+        if (hidden || drawnSize || placeholder) return Promise.resolve(gd);
+      }
+      return resize.apply(this, arguments);
+    };
+  }
+
+  // Every listener the page needs, registered once, when the page's config arrives.
+  function init(config) {
+    nearStore = config.ids.near;
+    window.addEventListener("scroll", queueCheck, { passive: true });
+    window.addEventListener("resize", queueCheck);
+    new ResizeObserver(queueCheck).observe(document.documentElement);  // graphs and text that load move the rest
+    const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
+    narrow.addEventListener("change", (e) => {
+      window.explorerDisplay = Object.assign({}, window.explorerDisplay, { narrow: e.matches });
+      window.dash_clientside.set_props(config.ids.display, { data: window.explorerDisplay });
+    });
+    skipIdleResizes();
+    return [];
+  }
+
+  window.dash_clientside = Object.assign({}, window.dash_clientside, {
+    explorer: {
+      init: init,
+
+      // One section visible at a time; the others stay mounted so their figures and cameras persist.
+      // The model bar shows on the tabs it drives (config.modelTabs).
+      showTab: function (tab, config) {
+        return window.dash_clientside.callback_context.outputs_list.map((o) =>
+          o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
+      },
+
+      // Hidden tabs do no work (dashboard/explorer/gate.py): a gate passes its controls' values on, by name,
+      // while one of its tabs is shown and one of the graphs it watches is near the screen, and only when
+      // they differ from those its view last drew.
+      gate: function (tab, near, ...values) {
+        const config = values.pop();
+        const passed = values.pop();
+        const { tabs, watch, fields } = config.gates[window.dash_clientside.callback_context.outputs_list.id];
+        watch.forEach((id) => watched.add(id));
+        queueCheck();
+        if (watch.length && !watch.some((id) => near.includes(id))) return no();
+        const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
+        const same = JSON.stringify(named) === JSON.stringify(passed);
+        return tabs.includes(tab) && !same ? named : no();
+      },
+
+      // How figures are drawn: a phone-width page puts fewer panels in a row (init follows a turned phone),
+      // lecture mode draws them larger. The width test is the CSS's (max-width: …), so both switch together.
+      display: function (lecture, config) {
+        const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)").matches;
+        const state = { narrow: narrow, lecture: lecture === true };
+        document.documentElement.classList.toggle("lecture", state.lecture);
+        window.explorerDisplay = state;
+        return state;
+      },
+
+      // Head buttons follow h, with the options Python built (config.headOptions). A chosen head that no
+      // longer exists falls back to the first button.
+      headOptions: function (h, chosen, config) {
+        const id = window.dash_clientside.callback_context.outputs_list[0].id;
+        const kind = config.ids.headButtonsWithAll.includes(id) ? "withAll" : "heads";
+        const options = config.headOptions[kind][config.heads.includes(h) ? h : 1];
+        return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];
+      },
+
+      // Bring one plane of the cube forward by patching trace opacities only: the camera stays.
+      focusHead: function (focus, figure) {
+        const patch = new window.dash_clientside.Patch();
+        const opacity = figure.layout.meta.opacity;
+        const planes = figure.data.filter((trace) => trace.type === "surface").length;
+        const on = rules().focusedPlanes(planes, focus);
+        figure.data.forEach((trace, i) => {
+          if (trace.type === "surface") patch.assign(["data", i, "opacity"], on[i] ? opacity.on : opacity.off);
+        });
+        return patch.build();
+      },
+
+      // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.
+      // Cube planes report cell corners, which round to the cell.
+      pickCell: function (click) {
+        const point = click && click.points && click.points[0];
+        if (!point) return [no(), no(), no()];
+        return [point.curveNumber + 1, Math.round(point.y), Math.round(point.x)];
+      },
+
+      // Shuffle, reverse or reset the typed token order; the server checks whatever arrives.
+      reorder: function (shuffles, reverses, resets, text, identityOrder, config) {
+        const trigger = window.dash_clientside.callback_context.triggered_id;
+        const identity = identityOrder.split(" ").map(Number);
+        let order = identity;
+        if (trigger === config.ids.shuffle) {
+          order = identity.slice();
+          for (let i = order.length - 1; i > 0; i--) {
+            const j = Math.floor(Math.random() * (i + 1));
+            [order[i], order[j]] = [order[j], order[i]];
+          }
+        } else if (trigger === config.ids.reverse) {
+          const words = rules().orderWords(text);
+          const valid = words.length === identity.length && rules().isOrder(text, identity.length);
+          order = (valid ? words.map(Number) : identity).slice().reverse();
+        }
+        return order.join(" ");
+      },
+
+      // The page's own address, for the share box.
+      shareLink: function (search) {
+        return window.location.origin + window.location.pathname + (search || "");
+      },
+
+      copyLink: (clicks, boxId) => window.copyFromBox(boxId),
+
+      // "train" shows the runs of the chosen training seed; the server trains them once, then caches them.
+      train: function (clicks, seed) {
+        return seed;
+      },
+
+      // Play steps the training slider forward, one snapshot every tick of the timer, and stops at the end.
+      play: function (clicks, ticks, step, paused, config) {
+        const { every, last } = config.steps;
+        if (window.dash_clientside.callback_context.triggered_id === config.ids.play) {
+          return paused ? [step >= last ? 0 : no(), false, "pause"] : [no(), true, "play"];
+        }
+        return step + every >= last ? [last, true, "play"] : [step + every, no(), no()];
+      },
+
+      // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab,
+      // when), so a link opens that view and back and forward work. A missing or bad parameter means the default.
+      syncUrl: function (search, ...args) {
+        const config = args.pop();
+        const params = config.url;
+        const triggered = window.dash_clientside.callback_context.triggered.map((t) => t.prop_id);
+        const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
+        if (fromUrl) {
+          const q = new URLSearchParams(search || "");
+          return [no()].concat(params.map((p) => rules().readParam(q, p)));
+        }
+        const value = (key) => args[params.findIndex((p) => p.key === key)];
+        const before = new URLSearchParams(search || "");
+        const q = new URLSearchParams();
+        params.forEach((p, i) => {
+          if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
+            const text = rules().writeParam(p, args[i]);
+            const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
+            if (kept !== null) q.set(p.key, kept);
+          }
+        });
+        const next = "?" + q.toString();
+        return [next === search ? no() : next].concat(params.map(() => no()));
+      },
+    },
+  });
+})();

@@ -1,0 +1,55 @@
+// Rules the browser needs that Python defines too; each is tested in both languages against the same cases
+// (tests/rules/*.json: pytest in tests/test_rules.py, Node's own runner in tests/node/rules.test.js).
+// No DOM here: Node loads this file as it is.
+(function (root) {
+  // A typed token order splits like dashboard/limits.py's ORDER_SEPARATORS.
+  const SEPARATORS = /[\s,;]+/;
+
+  function orderWords(text) {
+    return String(text || "").trim().split(SEPARATORS);
+  }
+
+  // Whether `text` orders the numbers 0..k-1, each once, for some k up to `most`. The server checks the
+  // order against the current number of tokens (limits.permutation); this keeps junk out of the URL.
+  function isOrder(text, most) {
+    const words = orderWords(text);
+    const seen = new Set(words.filter((w) => /^[0-9]+$/.test(w)).map(Number));
+    return words.length <= most && seen.size === words.length && [...seen].every((k) => k < words.length);
+  }
+
+  // A URL parameter by its rule (dashboard/urls.py, url_param), or the default.
+  function readParam(q, p) {
+    const text = q.get(p.key);
+    if (text === null || text === "") return p.default;
+    const rule = p.rule;
+    if (rule.flag) return text === "1";
+    if (rule.items) return text.split(",").slice(0, rule.items).map(Number).filter(Number.isInteger);
+    if (rule.order) return isOrder(text, rule.order) ? text.replaceAll(",", " ") : p.default;
+    const number = Number(text);
+    if (rule.count) return Number.isInteger(number) && number >= 0 && number < rule.count ? number : p.default;
+    const found = rule.choices.find((c) => String(c) === text);
+    return found === undefined ? p.default : found;
+  }
+
+  // A value as it stands in the URL; null leaves it out, undefined keeps what the URL has.
+  function writeParam(p, value) {
+    if (p.rule.flag) return value ? "1" : null;
+    if (p.rule.items) return Array.isArray(value) && value.length ? value.join(",") : null;
+    if (p.rule.order) {
+      return isOrder(value, p.rule.order) ? orderWords(value).join(",") : undefined;
+    }
+    if (p.rule.count) return Number.isInteger(value) && value >= 0 && value < p.rule.count ? String(value) : undefined;
+    return String(value);
+  }
+
+  // Which of the cube's h planes a head button (1..h) brings forward; any other value ("all") brings all,
+  // as dashboard/figures/example.py's focus_planes with limits.head_index does on the server.
+  function focusedPlanes(h, button) {
+    const chosen = Number.isInteger(button) && button >= 1 && button <= h ? button : null;
+    return Array.from({ length: h }, (_, i) => chosen === null || chosen === i + 1);
+  }
+
+  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes };
+  if (typeof module === "object" && module.exports) module.exports = rules;
+  else root.explorerRules = rules;
+})(this);

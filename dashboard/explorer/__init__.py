@@ -1,0 +1,74 @@
+"""The explorer: the header, the model bar, then one section per tab, each built by its view module.
+
+A view module holds its tab's layout and its callbacks side by side (see example.py). Class mode is another
+app on the same server (dashboard/classmode): nothing here is mounted on its pages.
+"""
+
+from __future__ import annotations
+
+from dash import Input, Output, State, dcc, html
+
+from .. import limits
+from ..attention import HEAD_CHOICES
+from ..urls import url_param
+from . import equivariance, example, gate, header, learning, mixing, model_bar
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, NEAR, SECTION_PREFIX, SEED, TAB, URL, section_id
+from .ui import head_options_config
+from .wiring import CALLBACKS, clientside_callback
+
+VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
+URL_PARAMS = [
+    url_param("tab", TAB, limits.DEFAULT_TAB, choices=limits.TABS),
+    url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
+    url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
+    url_param("lecture", LECTURE, False, flag=True),
+    *model_bar.URL_PARAMS,
+    *example.URL_PARAMS,
+    *equivariance.URL_PARAMS,
+    *learning.URL_PARAMS,
+]
+
+
+def config() -> dict:
+    """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
+    ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
+           "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
+           "near": NEAR, "headButtonsWithAll": [example.CUBE_FOCUS]}
+    return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "modelTabs": list(model_bar.TABS),
+            "gates": gate.client_config(), "headOptions": head_options_config()}
+
+
+# Every listener the page needs (the graphs near the screen, a turned phone), registered once.
+clientside_callback("init", Output(NEAR, "data"), Input(CONFIG, "data"))
+
+# One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
+# figures and cameras persist.
+clientside_callback("showTab", Output(model_bar.MODEL_BAR, "hidden"),
+                    *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
+                    State(CONFIG, "data"))
+
+# The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view,
+# and back and forward work. A missing or bad parameter means the default.
+clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value") for p in URL_PARAMS],
+                    Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
+
+
+def layout() -> html.Div:
+    return html.Div(
+        [
+            dcc.Location(id=URL, refresh="callback-nav"),
+            dcc.Store(id=CONFIG, data=config()),
+            dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
+            *gate.stores(),
+            header.layout(),
+            html.Main([model_bar.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3",
+                      id="main"),
+        ]
+    )
+
+
+def build(app) -> None:
+    """The explorer's layout and callbacks on a Dash app."""
+    app.layout = layout()
+    CALLBACKS.wire(app)
+    learning.precompute_defaults()

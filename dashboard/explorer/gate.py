@@ -1,0 +1,124 @@
+"""The browser draws what the student can see: hidden tabs do no work, a figure far from the screen waits
+until the student scrolls to it, and nothing redraws that did not change.
+
+A view's server callbacks read their controls through a gate: a store that the browser (explorer.gate in
+assets/explorer.js) fills with the controls' values, by name ({"h": 4, "seed": 0, …}), only while one of the
+gate's tabs is shown, only while a graph it watches (if any) is within half a screen of the viewport, and only
+when the values differ from those the view last drew. `Gate.read` turns that dict into checked objects, a
+`Setting`, a `Display`, a `Cell`, so no callback ever unpacks a list by position.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+from typing import Callable, NamedTuple
+
+from dash import Input, Output, State, ctx, dcc
+from dash.exceptions import PreventUpdate
+
+from .. import limits, trainer
+from ..figures import Display
+from ..state import Setting
+from .ids import CONFIG, DISPLAY, HEADS, LEARN_READY, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
+from .wiring import clientside_callback
+
+
+class Cell(NamedTuple):
+    """The selected cell as the inputs hold it: head 1..h, query and key 0..n-1, still to be checked against
+    the setting (limits.cell), since a message says what is wrong."""
+
+    head: object
+    query: object
+    key: object
+
+
+@dataclass(frozen=True)
+class Control:
+    """Named fields the browser sends, each (component id, property), and the parser that turns them into one
+    checked object (it raises limits.Invalid)."""
+
+    fields: dict[str, tuple[str, str]]
+    parse: Callable
+
+
+def field(name: str, component: str, prop: str = "value", parse: Callable = lambda value: value) -> Control:
+    """A control of one field; by default passed on as it came, for a callback that answers a bad value
+    with a message."""
+    return Control({name: (component, prop)}, lambda **values: parse(values[name]))
+
+
+SETTING = Control({"h": (HEADS, "value"), "seed": (SEED, "value"), "size": (SIZE, "value"),
+                   "scale": (SCALE, "value"), "tau": (TAU, "value")}, Setting.parse)
+DISPLAYED = field("display", DISPLAY, "data", Display.parse)
+CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key": (SEL_KEY, "value")}, Cell)
+HEADS_ONLY = field("h", HEADS, parse=limits.heads)
+
+
+def trained_seed(value) -> int:
+    """A training seed whose runs are ready: the learning lab shows no other (a forged one gets no update)."""
+    seed = limits.training_seed(value)
+    if trainer.training_runs(seed, wait=False) is None:
+        raise limits.Invalid(f"training seed {seed} is still training")
+    return seed
+
+
+TRAINED = field("seed", LEARN_READY, "data", parse=trained_seed)  # the learning lab's and its surgery's
+
+
+@dataclass(frozen=True)
+class Gate:
+    id: str
+    tabs: tuple[str, ...]
+    controls: dict[str, Control]  # the checked objects `read` returns, by name
+    watch: tuple[str, ...]  # graphs one of which must be near the screen (none: no wait)
+
+    @property
+    def input(self) -> Input:
+        return Input(self.id, "data")
+
+    @property
+    def fields(self) -> list[str]:
+        """The names the browser sends, in the order of the gate's inputs."""
+        return [name for control in self.controls.values() for name in control.fields]
+
+    def read(self, data):
+        """The gate's controls as checked objects, by name (`.setting`, `.display`, …). Anything but a dict of
+        exactly the gate's fields (a forged request), or a value no control can send, is PreventUpdate."""
+        if not (isinstance(data, dict) and sorted(data) == sorted(self.fields)):
+            raise PreventUpdate
+        try:
+            values = {name: control.parse(**{f: data[f] for f in control.fields})
+                      for name, control in self.controls.items()}
+        except limits.Invalid:
+            raise PreventUpdate from None
+        return namedtuple("Reading", values)(**values)
+
+    def triggered(self) -> bool:
+        """Whether this gate's store is among the inputs that fired the running callback."""
+        return f"{self.id}.data" in ctx.triggered_prop_ids
+
+
+GATES: list[Gate] = []
+
+
+def gate(name: str, tabs: tuple[str, ...], controls: dict[str, Control], watch: tuple[str, ...] = ()) -> Gate:
+    """A gate named `name` that passes `controls` on while one of `tabs` is shown (and one of the graphs
+    in `watch` is near the screen)."""
+    g = Gate(f"gate-{name}", tabs, controls, watch)
+    assert len(set(g.fields)) == len(g.fields), f"{name}: two controls send the same field"
+    GATES.append(g)
+    components = [component for control in controls.values() for component in control.fields.values()]
+    clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"), Input(NEAR, "data"),
+                        *[Input(component, prop) for component, prop in components],
+                        State(g.id, "data"), State(CONFIG, "data"))
+    return g
+
+
+def stores() -> list[dcc.Store]:
+    return [dcc.Store(id=NEAR, data=[])] + [dcc.Store(id=g.id) for g in GATES]
+
+
+def client_config() -> dict:
+    """Each gate's tabs, watched graphs and field names, for explorer.gate."""
+    return {g.id: {"tabs": list(g.tabs), "watch": g.watch, "fields": g.fields} for g in GATES}

@@ -1,0 +1,77 @@
+"""What the explorer and class mode share, owned by neither: the checked model setting and the cached model.
+
+Each cache keyed by a Setting keeps the 64 most recently used: the settings the controls allow (h, seed, size,
+scale, temperature) are too many to keep them all. A miss costs milliseconds; bench/bench_cache_memory.py
+measures the memory when every cache is full of the largest settings.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from . import attention as core
+from . import limits, trainer, training
+
+SETTINGS_CACHED = 64
+MASS_EXAMPLES = 100
+RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.TRAINING_STEPS)
+
+
+class Setting(NamedTuple):
+    """The model a page shows, checked: the worked example's seed and size, h, and the softmax's scale."""
+
+    h: int
+    seed: int
+    size: int = limits.DEFAULT_SIZE  # tokens per cluster
+    scale: str = limits.DEFAULT_SCALE  # a key of limits.SCALES
+    tau: int = limits.DEFAULT_TAU_STEP  # a limits.TAU_STEPS position; the default unless scale is "tau"
+
+    @classmethod
+    def parse(cls, h, seed, size, scale, tau) -> Setting:
+        """The five model controls, checked, or limits.Invalid. τ counts only with the temperature scale."""
+        scale = limits.scale(scale)
+        return cls(limits.heads(h), limits.seed(seed), limits.size(size), scale,
+                   limits.tau(tau) if scale == "tau" else limits.DEFAULT_TAU_STEP)
+
+    @property
+    def n(self) -> int:
+        return core.N_CLUSTERS * self.size
+
+    @property
+    def softmax_scale(self) -> float:
+        """The number in front of Q_i K_i^T."""
+        return self.scale_at(core.D_MODEL // self.h)
+
+    def scale_at(self, d_k: int) -> float:
+        """The scale for heads of width d_k: the seed's 1/sqrt(d_k), 1, or tau/sqrt(d_k)."""
+        if self.scale == "none":
+            return 1.0
+        return (10 ** (self.tau / 10) if self.scale == "tau" else 1.0) / np.sqrt(d_k)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def model(s: Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
+    """The worked example and MultiHead(X) for a checked setting."""
+    ex = core.worked_example(s.seed, s.size)
+    return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
+
+
+# The learning lab's trained layers: the explorer draws them, class mode asks about them.
+@lru_cache(maxsize=len(limits.TRAINING_SEEDS))
+def mass_examples(seed: int) -> np.ndarray:
+    """MASS_EXAMPLES held-out inputs (B, n, d) to measure where the heads attend."""
+    return training.make_task(MASS_EXAMPLES, np.random.default_rng([seed, 30_000]))[0]
+
+
+@lru_cache(maxsize=RUNS)
+def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
+    and on the next cluster over the held-out examples, two (h,); and the training step."""
+    run = trainer.training_runs(seed)[h]
+    W = [run.snapshots[k][w] for w in training.WEIGHTS]
+    A = core.multi_head_attention(training.display_example(seed), *W, h).A
+    own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
+    return A, own, nxt, int(run.snapshot_steps[k])
