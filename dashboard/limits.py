@@ -24,9 +24,12 @@ SEEDS = range(100)  # the worked example's random draws; class mode's questions 
 SIZES = range(2, 17)  # tokens per cluster: n = 6 … 48
 DEFAULT_SIZE = SEED_PER_CLUSTER
 MAX_TOKENS = N_CLUSTERS * SIZES[-1]
-SCALES = {"seed": "1/√(d/h), the seed's", "none": "1, no scaling", "tau": "τ/√(d/h), a temperature"}
+SCALES = {"seed": "1/√(d/h), the seed's", "none": "1, no scaling", "tau": "1/(τ√(d/h)), a temperature"}
 DEFAULT_SCALE = "seed"
 TAU_STEPS = range(-10, 11)  # slider positions k: τ = 10^(k/10), from 0.1 to 10 on a log scale
+WEIGHTS = {"random": "random, the seed's", "trained": "trained on the learning lab's task"}
+DEFAULT_WEIGHTS = "random"
+EXAMPLE_TRAINING_SEED = 0  # the learning lab's run whose trained layer the worked example can show
 DEFAULT_TAU_STEP = 0
 TRAINING_SEEDS = range(10)
 TRAINING_STEPS = range(0, STEPS + 1, SNAPSHOT_EVERY)  # the steps with a snapshot: the slider's
@@ -95,6 +98,10 @@ def tokens(value) -> int:
 
 def scale(value) -> str:
     return choice(value, tuple(SCALES), "the scale")
+
+
+def weights(value) -> str:
+    return choice(value, tuple(WEIGHTS), "the weights")
 
 
 def tau(value) -> int:

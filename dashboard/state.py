@@ -21,24 +21,31 @@ RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.TRAINING
 
 
 class Setting(NamedTuple):
-    """The model a page shows, checked: the worked example's seed and size, h, and the softmax's scale."""
+    """The model a page shows, checked: the worked example's seed and size, h, the softmax's scale, and its
+    weights (the seed's random draw, or the learning lab's trained layer)."""
 
     h: int
     seed: int
     size: int = limits.DEFAULT_SIZE  # tokens per cluster
     scale: str = limits.DEFAULT_SCALE  # a key of limits.SCALES
     tau: int = limits.DEFAULT_TAU_STEP  # a limits.TAU_STEPS position; the default unless scale is "tau"
+    weights: str = limits.DEFAULT_WEIGHTS  # a key of limits.WEIGHTS
 
     @classmethod
-    def parse(cls, h, seed, size, scale, tau) -> Setting:
-        """The five model controls, checked, or limits.Invalid. τ counts only with the temperature scale."""
+    def parse(cls, h, seed, size, scale, tau, weights=limits.DEFAULT_WEIGHTS) -> Setting:
+        """The model controls, checked, or limits.Invalid. τ counts only with the temperature scale."""
         scale = limits.scale(scale)
         return cls(limits.heads(h), limits.seed(seed), limits.size(size), scale,
-                   limits.tau(tau) if scale == "tau" else limits.DEFAULT_TAU_STEP)
+                   limits.tau(tau) if scale == "tau" else limits.DEFAULT_TAU_STEP, limits.weights(weights))
 
     @property
     def n(self) -> int:
         return core.N_CLUSTERS * self.size
+
+    @property
+    def temperature(self) -> float:
+        """τ: 1 unless the scale is the temperature's."""
+        return 10 ** (self.tau / 10) if self.scale == "tau" else 1.0
 
     @property
     def softmax_scale(self) -> float:
@@ -46,16 +53,32 @@ class Setting(NamedTuple):
         return self.scale_at(core.D_MODEL // self.h)
 
     def scale_at(self, d_k: int) -> float:
-        """The scale for heads of width d_k: the seed's 1/sqrt(d_k), 1, or tau/sqrt(d_k)."""
+        """The scale for heads of width d_k: the seed's 1/sqrt(d_k), 1, or 1/(τ sqrt(d_k)), so that a higher
+        temperature flattens the softmax, as softmax(z/τ) does everywhere else."""
         if self.scale == "none":
             return 1.0
-        return (10 ** (self.tau / 10) if self.scale == "tau" else 1.0) / np.sqrt(d_k)
+        return 1.0 / (self.temperature * np.sqrt(d_k))
+
+
+def tokens(weights: str, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The example's X (n, d) and each token's cluster (n,): the seed's, or an input of the learning lab's task."""
+    if weights == "random":
+        ex = core.worked_example(seed, size)
+        return ex.X, ex.cluster
+    return training.task_example(seed, size)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def model(s: Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
-    """The worked example and MultiHead(X) for a checked setting."""
-    ex = core.worked_example(s.seed, s.size)
+    """The worked example and MultiHead(X) for a checked setting: with random weights the seed's, with trained
+    ones the learning lab's layer for this h (training seed limits.EXAMPLE_TRAINING_SEED, last step) on one
+    input of its task."""
+    if s.weights == "random":
+        ex = core.worked_example(s.seed, s.size)
+    else:
+        X, cluster = training.task_example(s.seed, s.size)
+        trained = trainer.training_runs(limits.EXAMPLE_TRAINING_SEED)[s.h].snapshots[-1]
+        ex = core.WorkedExample(X, *(trained[w] for w in training.WEIGHTS), cluster)
     return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
 
 

@@ -52,12 +52,19 @@ def target_mixings() -> tuple[np.ndarray, np.ndarray]:
     return own, nxt
 
 
+def task_inputs(cluster: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """`size` inputs (size, n, d) of the task for tokens in the clusters `cluster` (n,): each token's cluster
+    code in the (e0, e4) plane, plus noise, and a payload in the other six features."""
+    X = rng.normal(0.0, PAYLOAD_STD, size=(size, len(cluster), D_MODEL))
+    angle = 2 * np.pi * cluster / N_CLUSTERS  # (n,)
+    X[:, :, CODE_DIMS[0]] = np.cos(angle) + rng.normal(0.0, CODE_NOISE, size=(size, len(cluster)))
+    X[:, :, CODE_DIMS[1]] = np.sin(angle) + rng.normal(0.0, CODE_NOISE, size=(size, len(cluster)))
+    return X
+
+
 def make_task(size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """`size` examples: inputs X and targets Y, each (size, n, d)."""
-    X = rng.normal(0.0, PAYLOAD_STD, size=(size, N_TOKENS, D_MODEL))
-    angle = 2 * np.pi * CLUSTER / N_CLUSTERS  # (n,)
-    X[:, :, CODE_DIMS[0]] = np.cos(angle) + rng.normal(0.0, CODE_NOISE, size=(size, N_TOKENS))
-    X[:, :, CODE_DIMS[1]] = np.sin(angle) + rng.normal(0.0, CODE_NOISE, size=(size, N_TOKENS))
+    X = task_inputs(CLUSTER, size, rng)
     own, nxt = target_mixings()
     half = D_MODEL // 2
     Y = np.concatenate([own @ X[:, :, :half], nxt @ X[:, :, half:]], axis=-1)
@@ -180,6 +187,13 @@ def loss_after_surgery(weights: dict, h: int, X: np.ndarray, Y: np.ndarray, surg
     heads[:, sorted(surgery.off)] = 0
     output = merge_heads(heads) @ weights["W_O"]
     return float(np.mean((output - Y) ** 2))
+
+
+def task_example(seed: int, per_cluster: int) -> tuple[np.ndarray, np.ndarray]:
+    """One input of the task with `per_cluster` tokens a cluster, drawn from `seed`: X (n, d) and each token's
+    cluster (n,), in cluster order like the seed's worked example. A trained layer attends with structure here."""
+    cluster = np.repeat(np.arange(N_CLUSTERS), check_int("tokens per cluster", per_cluster, minimum=1))
+    return task_inputs(cluster, 1, np.random.default_rng([check_int("seed", seed), 40_000]))[0], cluster
 
 
 def display_example(seed: int = 0) -> np.ndarray:

@@ -53,9 +53,9 @@ def displayed(narrow=False) -> dict:
     return {"narrow": narrow, "lecture": False}
 
 
-def model(h, seed, size=4, scale="seed", tau=0) -> dict:
-    """The five model controls most gates pass (explorer/gate.SETTING), by name."""
-    return {"h": h, "seed": seed, "size": size, "scale": scale, "tau": tau}
+def model(h, seed, size=4, scale="seed", tau=0, weights="random") -> dict:
+    """The model controls most gates pass (explorer/gate.SETTING), by name."""
+    return {"h": h, "seed": seed, "size": size, "scale": scale, "tau": tau, "weights": weights}
 
 
 def worked(h, seed, narrow=False, **model_controls) -> dict:
@@ -83,7 +83,8 @@ def cube_body(h=8, seed=3, focus=0, **model_controls) -> dict:
 
 
 def tokens_body(seed=3, size=4) -> dict:
-    return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, {"seed": seed, "size": size, "display": displayed()})])
+    return gated([(example.TOKENS, "figure")], [(example.TOKEN_GATE, {"weights": "random", "seed": seed, "size": size,
+                                                                     "display": displayed()})])
 
 
 def forms_body(h=8, seed=3, selected=(1, 0, 1), fired=(forms.FORMS_GATE,), **model_controls) -> dict:
@@ -187,7 +188,8 @@ def press_train_body(seed=0, polls=0) -> dict:
 
 # A value the page could pass for each control a gate names: the defaults it starts with.
 DEFAULTS = {"h": limits.DEFAULT_HEADS, "seed": limits.DEFAULT_SEED, "size": limits.DEFAULT_SIZE,
-            "scale": limits.DEFAULT_SCALE, "tau": limits.DEFAULT_TAU_STEP, "display": displayed(),
+            "scale": limits.DEFAULT_SCALE, "tau": limits.DEFAULT_TAU_STEP, "weights": limits.DEFAULT_WEIGHTS,
+            "display": displayed(),
             "head": 1, "query": 0, "key": 1, "perm": limits.DEFAULT_PERM, "positions": False,
             "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP}
 

@@ -49,12 +49,12 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens({"seed": 7, "size": 4, "display": False})
+    tokens = example.update_tokens({"weights": "random", "seed": 7, "size": 4, "display": False})
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
-    assert example.TOKEN_GATE.fields == ["seed", "size", "display"]  # neither h nor the scale: they do not send it
+    assert example.TOKEN_GATE.fields == ["weights", "seed", "size", "display"]  # neither h nor the scale: they do not send it
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens({"seed": bad, "size": 4, "display": False})
+            example.update_tokens({"weights": "random", "seed": bad, "size": 4, "display": False})
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():

@@ -34,8 +34,8 @@ def attention(h, seed, per_cluster, scale):
 
 
 @pytest.mark.parametrize("h, size, scale, tau, factor", [
-    (4, 4, "none", 0, None), (8, 16, "seed", 0, 1.0), (2, 2, "tau", 10, 10.0), (1, 7, "tau", -10, 0.1),
-    (8, 16, "tau", 3, 10 ** 0.3),
+    (4, 4, "none", 0, None), (8, 16, "seed", 0, 1.0), (2, 2, "tau", 10, 0.1), (1, 7, "tau", -10, 10.0),
+    (8, 16, "tau", 3, 10 ** -0.3),  # the logits are divided by τ = 10^(step/10): a higher temperature is flatter
 ])
 def test_heatmaps_follow_scale_and_size(h, size, scale, tau, factor):
     W = worked(h, 3, size=size, scale=scale, tau=tau)
@@ -64,7 +64,7 @@ def test_defaults_are_the_seeds_numbers_in_every_view():
 
 def test_the_temperature_counts_only_with_its_scale():
     assert Setting.parse(4, 0, 4, "seed", 7) == Setting.parse(4, 0, 4, "seed", 0)  # one cache entry, not 21
-    assert Setting.parse(4, 0, 4, "tau", 7).softmax_scale == pytest.approx(10 ** 0.7 / np.sqrt(2))
+    assert Setting.parse(4, 0, 4, "tau", 7).softmax_scale == pytest.approx(10 ** -0.7 / np.sqrt(2))
 
 
 @pytest.mark.parametrize("field, value", [(f, v) for f in DOMAINS for v in forged(f) + ["SEED", ""]])
@@ -99,8 +99,10 @@ def test_equivariance_holds_at_every_size_and_scale():
 
 
 def test_the_scale_sentence_explains_flat_and_sharp():
-    flat = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0})
-    sharp = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "tau", "tau": 10})
+    flat = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0,
+                                    "weights": "random"})
+    sharp = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "tau", "tau": -10,
+                                     "weights": "random"})
     assert "flat" in flat and "sharper" in sharp
     A = attention(4, 0, 4, 1 / np.sqrt(2))
     assert f"largest weight is {A.max(axis=-1).mean():.2f} on average" in flat

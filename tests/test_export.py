@@ -18,15 +18,15 @@ def download(kind, h=8, seed=42, size=16, scale="tau", tau=-3):
     button = export.DOWNLOAD_CSV if kind == "csv" else export.DOWNLOAD_JSON
     with patch.object(export, "ctx") as ctx:
         ctx.triggered_id = button
-        return export.download(1, 1, h, seed, size, scale, tau)
+        return export.download(1, 1, h, seed, size, scale, tau, "random")
 
 
 def test_json_round_trips_to_the_cores_arrays_exactly():
     sent = download("json")
-    assert sent["filename"] == "attention-h8-seed42-n48-tau-3.json"
+    assert sent["filename"] == "attention-random-h8-seed42-n48-tau-3.json"
     state = json.loads(sent["content"])
     ex = core.worked_example(42, 16)
-    scale = 10 ** -0.3 / np.sqrt(1)
+    scale = 1 / (10 ** -0.3 * np.sqrt(1))  # τ = 10^-0.3 divides the logits
     r = core.multi_head_attention(*ex[:5], 8, scale=scale)
     for name, expected in [("X", ex.X), ("W_Q", ex.W_Q), ("W_K", ex.W_K), ("W_V", ex.W_V), ("W_O", ex.W_O),
                            ("attention", r.A), ("output", r.output)]:

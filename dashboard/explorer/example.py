@@ -12,10 +12,10 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..state import SETTINGS_CACHED, Setting, model
+from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
-from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, section_id
+from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, WEIGHTS, section_id
 from .ui import graph, head_buttons, markdown, text_beside_view
 from .wiring import callback, clientside_callback
 from .worked import WORKED, WORKED_CELL
@@ -52,9 +52,8 @@ def layout() -> html.Section:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def token_figure(seed: int, size: int, display: Display) -> dict:
-    ex = core.worked_example(seed, size)
-    return fig.token_views(ex.X, ex.cluster, display)
+def token_figure(weights: str, seed: int, size: int, display: Display) -> dict:
+    return fig.token_views(*tokens(weights, seed, size), display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -74,7 +73,8 @@ def cube_data(s: Setting) -> list[dict]:
 
 
 # The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
-TOKEN_GATE = gate("tokens", ("example",), {"seed": field("seed", SEED, parse=limits.seed),
+TOKEN_GATE = gate("tokens", ("example",), {"weights": field("weights", WEIGHTS, parse=limits.weights),
+                                           "seed": field("seed", SEED, parse=limits.seed),
                                            "size": field("size", SIZE, parse=limits.size), "display": DISPLAYED},
                   watch=(TOKENS,))
 BLOCK_GATE = gate("blocks", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(BLOCKS,))
@@ -84,7 +84,7 @@ CUBE_GATE = gate("cube", ("example",), {"setting": SETTING}, watch=(CUBE,))
 @callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)
 def update_tokens(controls):
     view = TOKEN_GATE.read(controls)
-    return token_figure(view.seed, view.size, view.display)
+    return token_figure(view.weights, view.seed, view.size, view.display)
 
 
 @callback(Output(BLOCKS, "figure"), BLOCK_GATE.input, prevent_initial_call=True)

@@ -11,7 +11,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
 from ..state import Setting, model
-from .ids import HEADS, SCALE, SEED, SIZE, TAU, URL
+from .ids import HEADS, SCALE, SEED, SIZE, TAU, URL, WEIGHTS
 from .wiring import callback, clientside_callback
 
 DOWNLOAD_JSON = "download-json"
@@ -21,7 +21,7 @@ COPY_LINK = "copy-link"
 LINK = "share-link"
 LINK_STATUS = "share-status"
 STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), State(SCALE, "value"),
-         State(TAU, "value"))
+         State(TAU, "value"), State(WEIGHTS, "value"))
 
 
 def layout() -> html.Div:
@@ -43,15 +43,15 @@ def state_matrices(s: Setting) -> dict:
     """The current state: the controls, and X, the weights, the attention cube and the output as nested lists."""
     ex, r = model(s)
     return {
-        "h": s.h, "seed": s.seed, "tokens_per_cluster": s.size, "n": s.n, "d": int(ex.X.shape[1]),
-        "scale": {"choice": s.scale, "tau": 10 ** (s.tau / 10) if s.scale == "tau" else None, "value": r.scale},
+        "h": s.h, "seed": s.seed, "weights": s.weights, "tokens_per_cluster": s.size, "n": s.n, "d": int(ex.X.shape[1]),
+        "scale": {"choice": s.scale, "tau": s.temperature if s.scale == "tau" else None, "value": r.scale},
         "X": ex.X.tolist(), "W_Q": ex.W_Q.tolist(), "W_K": ex.W_K.tolist(), "W_V": ex.W_V.tolist(),
         "W_O": ex.W_O.tolist(), "attention": r.A.tolist(), "output": r.output.tolist(),
     }
 
 
 def filename(s: Setting, ending: str) -> str:
-    return f"attention-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}.{ending}"
+    return f"attention-{s.weights}-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}.{ending}"
 
 
 def as_csv(state: dict) -> str:
@@ -68,9 +68,9 @@ def as_csv(state: dict) -> str:
 
 @callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_JSON, "n_clicks"), Input(DOWNLOAD_CSV, "n_clicks"), *STATE,
           prevent_initial_call=True)
-def download(json_clicks, csv_clicks, h, seed, size, scale, tau):
+def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights):
     """json.dumps writes each float with Python's repr, which reads back to the same float64."""
-    s = Setting.parse(h, seed, size, scale, tau)
+    s = Setting.parse(h, seed, size, scale, tau, weights)
     state = state_matrices(s)
     if ctx.triggered_id == DOWNLOAD_CSV:
         return {"content": as_csv(state), "filename": filename(s, "csv"), "type": "text/csv"}

@@ -20,7 +20,8 @@ from dash.exceptions import PreventUpdate
 from .. import limits, trainer
 from ..figures import Display
 from ..state import Setting
-from .ids import CONFIG, DISPLAY, HEADS, LEARN_READY, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU
+from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU,
+                  WEIGHTS)
 from .wiring import clientside_callback
 
 
@@ -49,7 +50,7 @@ def field(name: str, component: str, prop: str = "value", parse: Callable = lamb
 
 
 SETTING = Control({"h": (HEADS, "value"), "seed": (SEED, "value"), "size": (SIZE, "value"),
-                   "scale": (SCALE, "value"), "tau": (TAU, "value")}, Setting.parse)
+                   "scale": (SCALE, "value"), "tau": (TAU, "value"), "weights": (WEIGHTS, "value")}, Setting.parse)
 DISPLAYED = field("display", DISPLAY, "data", Display.parse)
 CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key": (SEL_KEY, "value")}, Cell)
 HEADS_ONLY = field("h", HEADS, parse=limits.heads)

@@ -11,6 +11,7 @@ TAB = "tab"
 SIZE = "size"  # tokens per cluster
 SCALE = "scale"  # which softmax scale: limits.SCALES
 TAU = "tau"  # the temperature's slider position
+WEIGHTS = "weights"  # the example's weights: limits.WEIGHTS
 HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps: the drill-down and the summary draw with them
 FORMS = "bilinear-forms"  # the bilinear forms, above the logits: the first grid a click can select a cell on
 NEAR = "near"  # the watched graphs near the screen now: a gate that watches one waits for it (gate.py)

@@ -12,7 +12,7 @@ from ..state import model
 from ..urls import url_param
 from . import export
 from .gate import SETTING, gate
-from .ids import SCALE, SIZE, TAU
+from .ids import SCALE, SIZE, TAU, WEIGHTS
 from .wiring import callback
 
 MODEL_BAR = "model-bar"
@@ -20,6 +20,7 @@ TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (n
 SCALE_GATE = gate("model-bar", TABS, {"setting": SETTING})
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
+    url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),
     url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
     url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
     url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS, when=("scale", "tau")),
@@ -34,6 +35,10 @@ def layout() -> html.Div:
     sizes = limits.SIZES
     return html.Div(
         [
+            html.Fieldset([html.Legend("weights", className="small mb-0"),
+                           dbc.RadioItems(id=WEIGHTS, options=[{"label": v, "value": k} for k, v in limits.WEIGHTS.items()],
+                                          value=limits.DEFAULT_WEIGHTS, inline=True, className="small")],
+                          className="model-control"),
             html.Div([html.Label("tokens per cluster", htmlFor=SIZE, id=f"{SIZE}-label", className="small mb-0"),
                       dcc.Slider(id=SIZE, min=sizes[0], max=sizes[-1], step=1, value=limits.DEFAULT_SIZE,
                                  marks={k: str(k) for k in (2, 4, 8, 12, 16)}, allow_direct_input=False,
