@@ -11,12 +11,15 @@ PIP_INSTALL := $(PY) -m pip install -q --require-hashes --only-binary :all: -r
 run: .venv/.runtime
 	$(PY) app.py
 
+# Both cores (pytest-xdist, a test file to a worker, so a file's fixtures start once), then the JavaScript
+# rules under Node's own test runner.
 test: .venv/.dev system-deps node-tools
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --dist loadfile
+	PYTHON=$(PY) node --test tests/node/
 
 # No browser, gunicorn or nginx: the tests marked `browser` or `server` are left out.
 test-fast: .venv/.dev
-	$(PY) -m pytest -m "not browser and not server"
+	$(PY) -m pytest -n 2 -m "not browser and not server"
 
 # A shared class server, nginx in front of gunicorn: see README, "Hosting for a class".
 serve: .venv/.runtime

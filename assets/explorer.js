@@ -57,6 +57,73 @@
     };
   }
 
+  // The presenter view (dashboard/explorer/presenter.py): one figure's frame alone, full screen, in lecture mode.
+  // Lecture mode is switched on while it shows, and back off after if it was off.
+  let presented = null;
+  let lectureBefore = false;
+  function present(frame, config) {
+    const ids = config.presenter;
+    const button = (f) => f.querySelector("." + ids.present);
+    if (presented) {
+      presented.classList.remove("presented");
+      button(presented).setAttribute("aria-pressed", "false");
+      button(presented).textContent = "present";
+      document.documentElement.classList.remove("presenting");
+      if (!lectureBefore) window.dash_clientside.set_props(ids.lecture, { value: false });
+    }
+    const leaving = !frame || frame === presented;
+    presented = leaving ? null : frame;
+    if (leaving) return;
+    lectureBefore = document.documentElement.classList.contains("lecture");
+    frame.classList.add("presented");
+    button(frame).setAttribute("aria-pressed", "true");
+    button(frame).textContent = "leave (Esc)";
+    document.documentElement.classList.add("presenting");
+    window.dash_clientside.set_props(ids.lecture, { value: true });
+    button(frame).focus();
+  }
+
+  // The figure frame nearest the middle of the screen, in the shown tab.
+  function middleFrame() {
+    const middle = window.innerHeight / 2;
+    const frames = [...document.querySelectorAll(".figure-frame")].filter((f) => f.getClientRects().length);
+    const distance = (f) => { const b = f.getBoundingClientRect(); return b.top > middle ? b.top - middle : Math.max(0, middle - b.bottom); };
+    return frames.sort((a, b) => distance(a) - distance(b))[0] || null;
+  }
+
+  // The value of a piece of state as the URL holds it (syncUrl keeps the URL up to date).
+  function current(config, key) {
+    return rules().readParam(new URLSearchParams(window.location.search), config.url.find((p) => p.key === key));
+  }
+
+  // The keys a lecturer drives the page with; the page lists them (presenter.SHORTCUTS).
+  function onKey(event, config) {
+    const typing = event.target.closest("input, textarea, select, [contenteditable]");
+    if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
+    const ids = config.presenter;
+    const h = current(config, "h");
+    if (["1", "2", "4", "8"].includes(event.key)) {
+      window.dash_clientside.set_props(ids.heads, { value: Number(event.key) });
+    } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      const by = event.key === "ArrowRight" ? 1 : -1;
+      if (current(config, "tab") === "learning") {
+        const { every, last } = config.steps;
+        const step = Math.min(last, Math.max(0, current(config, "step") + by * every));
+        window.dash_clientside.set_props(config.ids.step, { value: step });
+      } else {
+        const head = ((current(config, "head") - 1 + by + h) % h) + 1;  // 1..h, round the ends
+        window.dash_clientside.set_props(ids.head, { value: head });
+      }
+    } else if (event.key === "p" || event.key === "P") {
+      present(presented || middleFrame(), config);
+    } else if (event.key === "Escape" && presented) {
+      present(null, config);
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
   // Every listener the page needs, registered once, when the page's config arrives.
   function init(config) {
     nearStore = config.ids.near;
@@ -69,6 +136,11 @@
       window.dash_clientside.set_props(config.ids.display, { data: window.explorerDisplay });
     });
     skipIdleResizes();
+    document.addEventListener("keydown", (event) => onKey(event, config));
+    document.addEventListener("click", (event) => {
+      const button = event.target.closest("." + config.presenter.present);
+      if (button) present(button.closest(".figure-frame"), config);
+    });
     return [];
   }
 

@@ -34,7 +34,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_load import rss_mib, worker_rss_mib  # noqa: E402
+from tests.processes import rss_mib, worker_rss_mib  # noqa: E402
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from dashboard.limits import SEEDS, TABS, TRAINING_SEEDS  # noqa: E402
 from tests.dash_requests import change_of_heads, press_train_body, tokens_body  # noqa: E402

@@ -31,7 +31,7 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_load import GUNICORN
+from deploy.serve import GUNICORN
 from dashboard import create_apps
 from dashboard.classmode import lecturer, questions, student
 from tests.class_requests import DISPATCH, Bodies, post

@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from bench.bench_load import GUNICORN  # noqa: E402
+from deploy.serve import GUNICORN  # noqa: E402
 from dashboard.limits import TABS  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_FLAGS, launch_chromium  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402

@@ -22,20 +22,10 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
+from tests.processes import worker_rss_mib  # noqa: E402
 from deploy.serve import GUNICORN  # noqa: E402  (the class deployment's gunicorn, without nginx)
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from tests.dash_requests import body, heatmaps_body  # noqa: E402
-
-
-def worker_rss_mib(master_pid: int) -> float:
-    """Resident memory of the gunicorn master's workers together (their trainer children not counted)."""
-    children = Path(f"/proc/{master_pid}/task/{master_pid}/children").read_text().split()
-    return sum(rss_mib(int(pid)) for pid in children)
-
-
-def rss_mib(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
 
 
 def run_wrk(url: str, bodies: list[dict], seconds: int, clients: int) -> dict:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from bench.bench_load import GUNICORN
+from deploy.serve import GUNICORN
 from dashboard import create_apps
 from dashboard.classmode import lecturer, student
 from tests.class_requests import Bodies, post

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from bench.bench_interactions import RECORDER, STATE, Callbacks, choose, settle
+from tests.recorder import RECORDER, STATE, Callbacks, choose, settle
 from dashboard.limits import TABS
 from tests.browser import wait_until
 

@@ -9,12 +9,14 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 import requests
 
-from bench.bench_load import GUNICORN, worker_rss_mib
+from deploy.serve import GUNICORN
+from tests.processes import worker_rss_mib
 from dashboard.attention import multi_head_attention, worked_example
 from tests.conftest import ROOT, free_port, start, stop, wait_until_up
 from tests.dash_requests import heatmaps_body, press_train_body
@@ -160,10 +162,19 @@ def closed_by_server(s: socket.socket, timeout: float) -> bool:
     return True
 
 
+def established(port: int) -> int:
+    """Connections to 127.0.0.1:port the kernel has established, counted on the server's side."""
+    lines = Path("/proc/net/tcp").read_text().splitlines()[1:]
+    return sum(1 for line in lines if line.split()[1] == f"0100007F:{port:04X}" and line.split()[3] == "01")
+
+
 def test_slow_clients_do_not_stop_the_class_server(deployment):
     socks = slow_clients(deployment.port, headers=200, bodies=50)
     try:
-        time.sleep(0.5)  # they have all reached the server
+        deadline = time.monotonic() + 10
+        while established(deployment.port) < len(socks):  # they have all reached the server
+            assert time.monotonic() < deadline, f"{established(deployment.port)} of {len(socks)} connected"
+            time.sleep(0.02)
         for k in range(3):
             assert requests.get(deployment.base + "/healthz", timeout=5).json()["status"] == "ok"
             assert_right_figures(update(deployment.base, 4, k, timeout=5), 4, k)

@@ -74,13 +74,15 @@ def test_single_mixing_is_stuck_at_three_eighths():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_two_heads_beat_one_by_ten_times(seed):
-    one, two = training.train(1, seed), training.train(2, seed)
+    runs = trainer.training_runs(seed)  # trained once in this test process, shared with every test that asks
+    one, two = runs[1], runs[2]
     assert one.test_loss > 0.3
     assert one.test_loss >= 10 * two.test_loss
 
 
 def test_eight_heads_do_worse_than_two():
-    assert training.train(8, 0).test_loss > 5 * training.train(2, 0).test_loss
+    runs = trainer.training_runs(0)
+    assert runs[8].test_loss > 5 * runs[2].test_loss
 
 
 def test_same_seed_same_run_and_other_seed_other_run():
@@ -94,7 +96,7 @@ def test_same_seed_same_run_and_other_seed_other_run():
 
 
 def test_learned_heads_split_into_own_and_next_cluster():
-    run = training.train(2, 0)
+    run = trainer.training_runs(0)[2]
     W = [run.snapshots[-1][w] for w in training.WEIGHTS]
     X, _ = training.make_task(50, np.random.default_rng(9))
     from dashboard.attention import multi_head_attention
@@ -157,7 +159,7 @@ def test_forged_learning_inputs_are_refused(seed, h, k):
 
 def test_surgery_shows_which_head_carries_which_mixing():
     """At h = 2 each head carries one of the two mixings: switching off either sends the loss back up."""
-    run = training.train(2, 0)
+    run = trainer.training_runs(0)[2]
     weights = run.snapshots[-1]
     X, Y = training.test_set(0)
     X, Y = X[:500], Y[:500]

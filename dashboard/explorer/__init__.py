@@ -11,7 +11,7 @@ from dash import Input, Output, State, dcc, html
 from .. import limits
 from ..attention import HEAD_CHOICES
 from ..urls import url_param
-from . import equivariance, example, gate, header, learning, mixing, model_bar
+from . import equivariance, example, gate, header, learning, mixing, model_bar, presenter
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, NEAR, SECTION_PREFIX, SEED, TAB, URL, section_id
 from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
@@ -33,9 +33,10 @@ def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "near": NEAR, "headButtonsWithAll": [example.CUBE_FOCUS]}
+           "near": NEAR, "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "modelTabs": list(model_bar.TABS),
-            "gates": gate.client_config(), "headOptions": head_options_config()}
+            "gates": gate.client_config(), "headOptions": head_options_config(),
+            "presenter": presenter.client_config()}
 
 
 # Every listener the page needs (the graphs near the screen, a turned phone), registered once.
@@ -61,8 +62,8 @@ def layout() -> html.Div:
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             *gate.stores(),
             header.layout(),
-            html.Main([model_bar.layout()] + [view.layout() for view in VIEWS], className="container-xxl py-3",
-                      id="main"),
+            html.Main([model_bar.layout()] + [view.layout() for view in VIEWS] + [presenter.shortcuts()],
+                      className="container-xxl py-3", id="main"),
         ]
     )
 

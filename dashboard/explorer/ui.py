@@ -12,6 +12,7 @@ import dash_bootstrap_components as dbc
 from dash import dcc, html
 
 from .. import figures, limits
+from .presenter import present_button
 from ..attention import HEAD_CHOICES
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -80,9 +81,11 @@ class _Builder(HTMLParser):
         (self.stack[-1].children if self.stack else self.root).append(node)
 
 
-def graph(graph_id: str, figure: dict | None = None, **kwargs) -> dcc.Graph:
-    return dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
-                     config=figures.GRAPH_CONFIG, **kwargs)
+def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
+    """A figure in its frame, with the button that presents it alone, full screen (presenter.py)."""
+    return html.Div([present_button(graph_id),
+                     dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
+                               config=figures.GRAPH_CONFIG, **kwargs)], className="figure-frame")
 
 
 def text_beside_view(texts: list[str], view) -> dbc.Row:
