@@ -1,0 +1,88 @@
+"""The presenter view and the lecture keys (dashboard/explorer/presenter.py, explorer.js onKey)."""
+
+import pytest
+
+from dashboard.explorer import presenter
+from tests.browser import scroll_through, wait_until
+
+pytestmark = pytest.mark.browser
+
+SELECTED_HEAD = "() => document.getElementById('sel-head').value"
+HEAT_TRACES = "() => document.querySelector('#heatmaps .js-plotly-plot')?._fullData?.length"
+PRESENTED = """() => { const f = document.querySelector('.figure-frame.presented'); if (!f) return null;
+  const b = f.getBoundingClientRect(); return {graph: f.querySelector('.dash-graph').id, top: b.top, left: b.left,
+  width: b.width, height: b.height, lecture: document.documentElement.classList.contains('lecture')}; }"""
+
+
+def open_heatmaps(page, query="?weights=trained&h=4"):
+    page.goto(page.base + "/" + query)
+    scroll_through(page)
+    page.locator("#heatmaps").scroll_into_view_if_needed()
+    wait_until(page, HEAT_TRACES)
+
+
+def test_number_keys_choose_h_and_arrows_step_the_head(page):
+    open_heatmaps(page)
+    page.keyboard.press("8")
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullData.length === 8")
+    assert "h=8" in page.url
+    assert page.evaluate(SELECTED_HEAD) == "1"
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "() => document.getElementById('sel-head').value === '2'")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")  # from head 1 round to head h
+    wait_until(page, "() => document.getElementById('sel-head').value === '8'")
+    page.locator("#seed").fill("")
+    page.locator("#seed").type("2")  # a key typed into a box is the box's, not h's
+    assert "h=8" in page.url and page.evaluate(SELECTED_HEAD) == "8"
+    assert page.errors == []
+
+
+def test_p_presents_the_figure_in_the_middle_alone_and_esc_leaves(page):
+    open_heatmaps(page)
+    page.evaluate("() => { const g = document.getElementById('heatmaps').getBoundingClientRect();"
+                  " window.scrollBy(0, g.top + g.height / 2 - window.innerHeight / 2); }")
+    page.keyboard.press("p")
+    wait_until(page, "() => document.documentElement.classList.contains('lecture')")  # lecture mode comes on
+    shown = wait_until(page, PRESENTED)
+    assert shown["graph"] == "heatmaps"
+    assert (shown["top"], shown["left"], shown["width"], shown["height"]) == (0, 0, 1280, 900)  # the whole screen
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullLayout.font.size > 13")
+    page.keyboard.press("Escape")
+    wait_until(page, "() => !document.querySelector('.presented')"
+                     " && !document.documentElement.classList.contains('lecture')")
+    assert "lecture" not in page.url
+    assert page.errors == []
+
+
+def test_each_figure_has_a_button_that_presents_it(page):
+    open_heatmaps(page)
+    page.locator("#cube").scroll_into_view_if_needed()
+    button = page.locator(".figure-frame:has(#cube) .present-button")
+    button.click()
+    assert wait_until(page, PRESENTED)["graph"] == "cube"
+    assert button.get_attribute("aria-pressed") == "true"
+    button.click()
+    wait_until(page, "() => !document.querySelector('.presented')")
+    assert button.get_attribute("aria-pressed") == "false"
+    frames = page.evaluate("() => [...document.querySelectorAll('#section-example .figure-frame')].map("
+                           "f => !!f.querySelector('.present-button') && !!f.querySelector('.dash-graph'))")
+    assert frames and all(frames)
+
+
+def test_arrows_step_the_training_on_the_learning_tab(page):
+    page.goto(page.base + "/?tab=learning&step=200")
+    wait_until(page, "() => document.querySelector('#learn-attention .js-plotly-plot')?._fullData?.length")
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "() => location.search.includes('step=220')")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    wait_until(page, "() => location.search.includes('step=180')")
+
+
+def test_every_shortcut_is_listed_on_the_page(page):
+    page.goto(page.base + "/")
+    page.click("#shortcuts summary")
+    listed = page.inner_text("#shortcuts")
+    for keys, what in presenter.SHORTCUTS:
+        assert keys in listed and what in listed
