@@ -67,11 +67,11 @@ def tab(label: str) -> Callable:
 
 
 INTERACTIONS = [
-    Interaction("h 1 → 8, page top", "?h=1", choose("heads", "8"), floor=True),
-    Interaction("h 1 → 8", "?h=1", choose("heads", "8"), floor=True, scroll="#heatmaps"),
-    Interaction("h 8 → 2", "?h=8", choose("heads", "2"), floor=True, scroll="#heatmaps"),
+    Interaction("h 2 → 8", "?h=2", choose("heads", "8"), floor=True, scroll="#heatmaps"),
     Interaction("h 4 → 8", "?h=4", choose("heads", "8"), floor=True, scroll="#heatmaps"),
+    Interaction("h 8 → 2", "?h=8", choose("heads", "2"), floor=True, scroll="#heatmaps"),
     Interaction("seed 0 → 5", "?h=4", choose("seed", "5"), floor=True, scroll="#heatmaps"),
+    Interaction("h 1 → 8, page top", "?h=1", choose("heads", "8"), floor=True),
     Interaction("cube head button", "?h=4", click("#cube-focus label:text-is('head 3')"), scroll="#cube"),
     Interaction("tab → single vs multi", "?h=4", tab("Single vs multi-head")),
     Interaction("tab → equivariance", "?h=4", tab("Equivariance")),
@@ -79,7 +79,7 @@ INTERACTIONS = [
     Interaction("tab → worked example", "?h=4&tab=mixing", tab("Worked example")),
     Interaction("learning-lab step", "?h=4&tab=learning", press("#learn-step [role=slider]", "ArrowLeft")),
 ]
-
+FOCUS = "heatmaps"  # the figure the student looks at in the rows scrolled to it: its draw is reported apart
 
 def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> dict:
     """Load the start state, let it settle, then time the interaction: {graph: [draw times in s]},
@@ -97,26 +97,41 @@ def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> 
     return {**draws, ANSWERED: (state["answered"] and state["answered"] / 1000, state["requests"])}
 
 
-def summary(runs: list[dict]) -> tuple[str, str, list[float], list[float]]:
-    """'heatmaps 1, cube 1' (a range where the repeats differ); the median time the server's last
-    answer began to arrive, with the number of callback requests; for each run the time every graph had drawn
-    (the last of the graphs' first draws), and the time of the last draw."""
-    answers = [run.pop(ANSWERED) for run in runs]
-    graphs = sorted({g for run in runs for g in run}, key=lambda g: min(min(run.get(g, [99])) for run in runs))
+def summary(runs: list[dict | None]) -> tuple[str, str, list[float], list[float], list[float], int]:
+    """Over the runs that settled: 'heatmaps 1, cube 1' (a range where the repeats differ); the median time the
+    server's last answer began to arrive, with the number of callback requests; per run the time FOCUS first
+    drew, the time every graph had drawn (the last of the graphs' first draws), and the time of the last draw;
+    and how many runs timed out."""
+    settled = [run for run in runs if run is not None]
+    answers = [run.pop(ANSWERED) for run in settled]
+    graphs = sorted({g for run in settled for g in run}, key=lambda g: min(min(run.get(g, [99])) for run in settled))
     counts = []
     for g in graphs:
-        n = [len(run.get(g, [])) for run in runs]
+        n = [len(run.get(g, [])) for run in settled]
         counts.append(f"{g} {min(n)}" if min(n) == max(n) else f"{g} {min(n)}–{max(n)}")
-    drawn = [max((times[0] for times in run.values()), default=float("nan")) for run in runs]
-    ends = [max((times[-1] for times in run.values()), default=float("nan")) for run in runs]
+    focus = [run[FOCUS][0] for run in settled if FOCUS in run]
+    drawn = [max((times[0] for times in run.values()), default=float("nan")) for run in settled]
+    ends = [max((times[-1] for times in run.values()), default=float("nan")) for run in settled]
     answered = [a for a, _ in answers if a is not None]
     requests = "–".join(sorted({str(n) for _, n in answers}))
     answer = f"{statistics.median(answered):.2f} s ({requests})" if answered else "—"
-    return ", ".join(counts) or "none", answer, drawn, ends
+    return ", ".join(counts) or "none", answer, focus, drawn, ends, len(runs) - len(settled)
 
 
-def seconds(ends: list[float]) -> str:
-    return f"{statistics.median(ends):.2f} s ({min(ends):.2f}–{max(ends):.2f})"
+def seconds(times: list[float]) -> str:
+    return f"{statistics.median(times):.2f} s ({min(times):.2f}–{max(times):.2f})" if times else "—"
+
+
+def ratio(app: list[float], floor: list[float]) -> str:
+    return f"{statistics.median(app) / statistics.median(floor):.2f}x" if app and floor else "—"
+
+
+def attempt(page, callbacks: Callbacks, url: str, interaction: Interaction) -> dict | None:
+    """One run, or None when the page did not settle in time: a row says so, the bench goes on."""
+    try:
+        return run_once(page, callbacks, url, interaction)
+    except TimeoutError:
+        return None
 
 
 WEBGL_RENDERER = """() => { const gl = document.createElement('canvas').getContext('webgl');
@@ -133,6 +148,45 @@ def page_bytes(page, url: str) -> tuple[int, int]:
         page.wait_for_load_state("networkidle")
         sizes.append(page.evaluate(TRANSFERRED))
     return sizes[0], sizes[1]
+
+
+# In the page: the time from the next pointer event to the first change under a selector.
+FIRST_CHANGE = """selector => new Promise(resolve => {
+  let start = null;
+  document.addEventListener('pointerdown', () => { start ??= performance.now(); }, {capture: true, once: true});
+  new MutationObserver((_, observer) => { if (start !== null) { observer.disconnect();
+    resolve((performance.now() - start) / 1000); } }).observe(document.querySelector(selector),
+    {childList: true, subtree: true, characterData: true});
+})"""
+
+# In the page: a direct Plotly.restyle of the cube planes' opacities (head 2 forward), until Plotly has drawn it.
+DIRECT_RESTYLE = """() => new Promise(resolve => {
+  const gd = document.querySelector('#cube .js-plotly-plot');
+  const planes = gd.data.map((t, i) => t.type === 'surface' ? i : -1).filter(i => i >= 0);
+  const start = performance.now();
+  gd.once('plotly_afterplot', () => resolve((performance.now() - start) / 1000));
+  Plotly.restyle(gd, {opacity: planes.map((_, k) => k === 1 ? 0.85 : 0.08)}, planes);
+})"""
+
+
+def drilldown(page, url: str) -> float:
+    """s from a click on a cell of the heatmaps until the drill-down shows that weight."""
+    page.goto(url + "/?h=4")
+    page.locator("#heatmaps").scroll_into_view_if_needed()
+    page.wait_for_selector("#heatmaps .heatmaplayer image", state="attached")
+    page.wait_for_selector("#drilldown table", state="attached")
+    changed = page.evaluate_handle(FIRST_CHANGE, "#drilldown")
+    box = page.locator("#heatmaps .nsewdrag").first.bounding_box()
+    page.mouse.click(box["x"] + 0.7 * box["width"], box["y"] + 0.4 * box["height"])
+    return changed.json_value()
+
+
+def cube_button(page, callbacks: Callbacks, url: str) -> tuple[float, float]:
+    """s from a click on a cube head button until the cube drew, and for a direct Plotly.restyle of the
+    same planes in the same page, once the button's draws have settled."""
+    run = attempt(page, callbacks, url, next(i for i in INTERACTIONS if i.name == "cube head button"))
+    direct = page.evaluate(DIRECT_RESTYLE)
+    return (max(run["cube"]) if run and "cube" in run else float("nan")), direct
 
 
 def serve(module: str) -> tuple[subprocess.Popen, str]:
@@ -165,31 +219,31 @@ def main():
                 print(f"{name:>5}: first load {first / 1e6:.2f} MB, repeat load {repeat / 1e3:.0f} kB transferred")
                 pages[name] = (page, Callbacks(page), url)
             print(f"WebGL: {pages['app'][0].evaluate(WEBGL_RENDERER)}; {args.repeats} repeats\n")
-            print("answer: the first byte of the server's last answer (callback requests); drawn: every graph\n"
-                  "has drawn (the last first draw); last: the last draw. In s after the input, median (min–max)\n"
-                  "of the repeats. app/floor: the app's last draw over the floor's drawn.\n")
-            print(f"{'interaction':<22} | {'app: draws per graph':<40} | {'answer':<11} | {'app: drawn':<17} | "
-                  f"{'app: last':<17} | {'floor: draws per graph':<22} | {'answer':<11} | {'floor: drawn':<17} | "
-                  f"{'floor: last':<17} | app/floor")
+            print("In s after the input, median (min–max) of the repeats, app and floor taking turns in one browser.\n"
+                  f"{FOCUS}: when the figure the student looks at first drew; last: the last draw of anything\n"
+                  "near the screen; answer: the first byte of the server's last answer (callback requests).\n")
+            print(f"{'interaction':<22} | {'app: draws per graph':<44} | {'answer':<11} | {'app: ' + FOCUS:<17} | "
+                  f"{'floor: ' + FOCUS:<17} | {'ratio':<6} | {'app: last':<17} | {'floor: last':<17} | "
+                  f"{'ratio':<6} | timeouts")
             for interaction in chosen:
                 runs = {"app": [], "floor": []}
                 for _ in range(args.repeats):
                     for name in ("app", "floor") if interaction.floor else ("app",):
                         page, callbacks, url = pages[name]
-                        runs[name].append(run_once(page, callbacks, url, interaction))
-                        if args.verbose:
-                            print(f"   {name}: " + ", ".join(f"{g} {times}" for g, times in runs[name][-1].items()))
-                counts, answer, drawn, ends = summary(runs["app"])
-                row = (f"{interaction.name:<22} | {counts:<40} | {answer:<11} | {seconds(drawn):<17} | "
-                       f"{seconds(ends):<17} | ")
-                if interaction.floor:
-                    floor_counts, floor_answer, floor_drawn, floor_ends = summary(runs["floor"])
-                    ratio = statistics.median(ends) / statistics.median(floor_drawn)
-                    row += (f"{floor_counts:<22} | {floor_answer:<11} | {seconds(floor_drawn):<17} | "
-                            f"{seconds(floor_ends):<17} | {ratio:.2f}x")
-                else:
-                    row += f"{'—':<22} | {'—':<11} | {'—':<17} | {'—':<17} |"
-                print(row, flush=True)
+                        runs[name].append(attempt(page, callbacks, url, interaction))
+                        if args.verbose and runs[name][-1]:
+                            print(f"   {name}: " + ", ".join(f"{g} {t}" for g, t in runs[name][-1].items()))
+                counts, answer, focus, _, ends, timeouts = summary(runs["app"])
+                _, _, floor_focus, _, floor_ends, floor_timeouts = summary(runs["floor"])
+                print(f"{interaction.name:<22} | {counts:<44} | {answer:<11} | {seconds(focus):<17} | "
+                      f"{seconds(floor_focus):<17} | {ratio(focus, floor_focus):<6} | {seconds(ends):<17} | "
+                      f"{seconds(floor_ends):<17} | {ratio(ends, floor_ends):<6} | "
+                      f"{timeouts} app, {floor_timeouts} floor", flush=True)
+            page, callbacks, url = pages["app"]
+            print(f"\nclick on a cell → drill-down: {seconds([drilldown(page, url) for _ in range(args.repeats)])}")
+            button, direct = zip(*(cube_button(page, callbacks, url) for _ in range(args.repeats)))
+            print(f"cube head button: {seconds(list(button))}; a direct Plotly.restyle of the same opacities: "
+                  f"{seconds(list(direct))}; {ratio(list(button), list(direct))}")
             browser.close()
     finally:
         for proc, _ in servers:

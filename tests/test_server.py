@@ -337,3 +337,12 @@ def test_every_request_the_page_sends_is_accepted():
         click_on_cell(8, 3, 4, 5, 6) + click_on_cell(8, 3, 4, 5, 6, "mixing")
     for body in bodies:
         assert post(client, body).status_code == 200, body["output"][:80]
+
+
+def test_both_apps_are_set_up_before_the_first_client():
+    """Without it, a fresh gunicorn worker's threads race through Dash's first-request set-up, and a page's
+    first load can get a 404 on React."""
+    from dashboard import create_apps
+
+    for app in create_apps():
+        assert "deps/react@18.3.1.min.js" in app.registered_paths["dash"]
