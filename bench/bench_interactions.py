@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,8 +131,16 @@ def attempt(page, callbacks: Callbacks, url: str, interaction: Interaction) -> d
     """One run, or None when the page did not settle in time: a row says so, the bench goes on."""
     try:
         return run_once(page, callbacks, url, interaction)
-    except TimeoutError:
+    except (TimeoutError, PlaywrightError):
         return None
+
+
+def measured(measure, *args) -> list[float]:
+    """A measurement, or nothing when the page did not get there in time."""
+    try:
+        return [measure(*args)]
+    except (TimeoutError, PlaywrightError):
+        return []
 
 
 WEBGL_RENDERER = """() => { const gl = document.createElement('canvas').getContext('webgl');
@@ -172,7 +181,8 @@ DIRECT_RESTYLE = """() => new Promise(resolve => {
 def drilldown(page, url: str) -> float:
     """s from a click on a cell of the heatmaps until the drill-down shows that weight."""
     page.goto(url + "/?h=4")
-    page.locator("#heatmaps").scroll_into_view_if_needed()
+    page.wait_for_selector("#heatmaps", state="attached")
+    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView()")  # dcc.Graph replaces its element
     page.wait_for_selector("#heatmaps .heatmaplayer image", state="attached")
     page.wait_for_selector("#drilldown table", state="attached")
     changed = page.evaluate_handle(FIRST_CHANGE, "#drilldown")
@@ -240,10 +250,12 @@ def main():
                       f"{seconds(floor_ends):<17} | {ratio(ends, floor_ends):<6} | "
                       f"{timeouts} app, {floor_timeouts} floor", flush=True)
             page, callbacks, url = pages["app"]
-            print(f"\nclick on a cell → drill-down: {seconds([drilldown(page, url) for _ in range(args.repeats)])}")
-            button, direct = zip(*(cube_button(page, callbacks, url) for _ in range(args.repeats)))
-            print(f"cube head button: {seconds(list(button))}; a direct Plotly.restyle of the same opacities: "
-                  f"{seconds(list(direct))}; {ratio(list(button), list(direct))}")
+            clicks = [t for _ in range(args.repeats) for t in measured(drilldown, page, url)]
+            print(f"\nclick on a cell → drill-down: {seconds(clicks)} ({args.repeats - len(clicks)} timeouts)")
+            cube = [pair for _ in range(args.repeats) for pair in measured(cube_button, page, callbacks, url)]
+            button, direct = [b for b, _ in cube], [d for _, d in cube]
+            print(f"cube head button: {seconds(button)}; a direct Plotly.restyle of the same opacities: "
+                  f"{seconds(direct)}; {ratio(button, direct)} ({args.repeats - len(cube)} timeouts)")
             browser.close()
     finally:
         for proc, _ in servers:
