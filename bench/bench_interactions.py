@@ -19,6 +19,7 @@ Run: python bench/bench_interactions.py [--repeats 5] [--only h]
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import statistics
 import subprocess
@@ -228,7 +229,8 @@ def main():
                 first, repeat = page_bytes(page, url)
                 print(f"{name:>5}: first load {first / 1e6:.2f} MB, repeat load {repeat / 1e3:.0f} kB transferred")
                 pages[name] = (page, Callbacks(page), url)
-            print(f"WebGL: {pages['app'][0].evaluate(WEBGL_RENDERER)}; {args.repeats} repeats\n")
+            print(f"WebGL: {pages['app'][0].evaluate(WEBGL_RENDERER)}; {args.repeats} repeats; "
+                  f"load average {os.getloadavg()[0]:.1f}\n")
             print("In s after the input, median (min–max) of the repeats, app and floor taking turns in one browser.\n"
                   f"{FOCUS}: when the figure the student looks at first drew; last: the last draw of anything\n"
                   "near the screen; answer: the first byte of the server's last answer (callback requests).\n")
