@@ -26,6 +26,17 @@
       window.dash_clientside.set_props(nearStore, { data: near });
     }
   }
+  // The near graph whose middle is nearest the middle of the screen: the one the student looks at.
+  function lookedAt(near) {
+    const offset = (graph) => {
+      const box = document.getElementById(graph)?.getBoundingClientRect();
+      return box ? Math.abs(box.top + box.height / 2 - window.innerHeight / 2) : Infinity;
+    };
+    return near.slice().sort((a, b) => offset(a) - offset(b))[0];
+  }
+  const sent = {};  // gate id -> the values it last passed or has queued, as JSON
+  const latest = {};  // gate id -> the values waiting for idle time
+
   function queueCheck() {
     if (!checkQueued && watched.size && nearStore) {
       checkQueued = true;
@@ -157,17 +168,34 @@
 
       // Hidden tabs do no work (dashboard/explorer/gate.py): a gate passes its controls' values on, by name,
       // while one of its tabs is shown and one of the graphs it watches is near the screen, and only when
-      // they differ from those its view last drew.
+      // they differ from those it last passed. The figure the student looks at draws first: a gate whose
+      // graphs are near the screen but not the one nearest its middle passes in the browser's idle time, after
+      // that figure's answer has been drawn, so a WebGL cube or a table never delays it.
       gate: function (tab, near, ...values) {
         const config = values.pop();
         const passed = values.pop();
-        const { tabs, watch, fields } = config.gates[window.dash_clientside.callback_context.outputs_list.id];
-        watch.forEach((id) => watched.add(id));
+        const id = window.dash_clientside.callback_context.outputs_list.id;
+        const { tabs, watch, fields } = config.gates[id];
+        watch.forEach((graph) => watched.add(graph));
         queueCheck();
-        if (watch.length && !watch.some((id) => near.includes(id))) return no();
+        if (!tabs.includes(tab) || (watch.length && !watch.some((graph) => near.includes(graph)))) return no();
         const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
-        const same = JSON.stringify(named) === JSON.stringify(passed);
-        return tabs.includes(tab) && !same ? named : no();
+        const json = JSON.stringify(named);
+        if (json === (sent[id] ?? JSON.stringify(passed))) return no();
+        const queued = id in latest;
+        sent[id] = json;
+        if (!watch.length || watch.includes(lookedAt(near))) {
+          delete latest[id];
+          return named;
+        }
+        latest[id] = named;  // a later change replaces what waits: it passes the latest values, never starves
+        if (!queued) {
+          requestIdleCallback(() => {
+            if (id in latest) window.dash_clientside.set_props(id, { data: latest[id] });
+            delete latest[id];
+          }, { timeout: 1000 });
+        }
+        return no();
       },
 
       // How figures are drawn: a phone-width page puts fewer panels in a row (init follows a turned phone),

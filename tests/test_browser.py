@@ -160,7 +160,8 @@ def test_learning_tab_trains_and_replays(page):
     expected = f"test MSE {trainer.training_runs(3)[1].test_loss:.3f}"
     wait_until(page, f"expected => ({notes})().some(t => t.includes(expected))", expected)
 
-    # play from the start: the slider moves and the heads are drawn at earlier steps
+    # play from the start, watching the heads: the slider moves and they are drawn at earlier steps
+    page.locator("#learn-attention").scroll_into_view_if_needed()
     page.click("#learn-play")
     drawn_at = ("step => document.querySelector('#learn-attention .js-plotly-plot')"
                 "._fullData[0].hovertemplate.includes(`step ${step}`)")
