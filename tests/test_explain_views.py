@@ -39,7 +39,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
     panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), cell(head, r, j))
-    coordinates = table_rows(panel, "q·k")
+    coordinates = table_rows(panel, "The logit")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
     for col, expected in [(1, q), (2, k), (3, q * k)]:
@@ -48,7 +48,8 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     np.testing.assert_allclose(shown(row, 2), A[2, r], atol=display_precision)
     np.testing.assert_allclose(shown(row, 1), q @ (X @ W_K[:, 4:6]).T / np.sqrt(2), atol=display_precision)
     summary = texts(panel)[0]
-    assert f"q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
+    assert f"The logit B_3(x_{r}, x_{j}) = q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
+    assert f"scaled logit {q @ k / np.sqrt(2):+.3f}" in summary
     assert f"A⁽³⁾[{r}, {j}]" in summary
 
 
@@ -83,8 +84,7 @@ def test_bilinear_forms_view_gives_ranks_and_logits(h):
         np.testing.assert_allclose(decode(trace["z"]), W_Q[:, block] @ W_K[:, block].T, rtol=1e-5, atol=1e-6)
         assert f"rank {d_k}" in forms_fig["layout"]["annotations"][i]["text"]
         Q_i, K_i = X @ W_Q[:, block], X @ W_K[:, block]
-        np.testing.assert_allclose(decode(logits_fig["data"][i]["z"]), Q_i @ K_i.T / np.sqrt(d_k), rtol=1e-5,
-                                   atol=1e-6)
+        np.testing.assert_allclose(decode(logits_fig["data"][i]["z"]), Q_i @ K_i.T, rtol=1e-5, atol=1e-6)  # unscaled
     assert f"at most d/h = {d_k}" in text and f"rank {d_k}" in text
 
 
