@@ -113,9 +113,10 @@ def test_feature_map_uses_one_row_of_each_head_per_block(h):
                  ["data"][0]["z"])
     for c in range(8):
         np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
-    for bad in [12, -1, "7", None, 7.0]:  # the map stays as it is (tests/test_gates.py: with a model change too)
-        assert fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
-                    changed=query_changed)[2] is mixing.no_update
+    for bad in [12, -1, "7", None, 7.0]:  # a message, no axes (tests/test_gates.py: with a model change too)
+        message = fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
+                       changed=query_changed)[2]
+        assert message["data"] == [] and "not one of the 12 tokens" in message["layout"]["annotations"][0]["text"]
 
 
 def test_worked_text_follows_h_and_names_the_largest_weight():
