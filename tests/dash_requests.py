@@ -123,7 +123,8 @@ def learning_bodies(h, seed=0, step=400) -> list[dict]:
     """The learning tab's requests for a change of h: its heads, and the surgery's options and result
     (`seed` is the trained seed the page shows)."""
     shown = {"seed": seed, "ready": seed}
-    return [gated(LEARN_HEADS_OUTPUTS, [(learning.HEADS_GATE, {**shown, "h": h, "step": step, "display": displayed()})]),
+    return [gated(LEARN_HEADS_OUTPUTS,
+                  [(learning.HEADS_GATE, {**shown, "h": h, "step": step, "display": displayed()})]),
             gated(SURGERY_OPTIONS, [(surgery.HEADS_GATE, {"h": h})]),
             gated([(surgery.SURGERY_RESULT, "children")],
                   [(surgery.SURGERY_GATE, {**shown, "h": h, "off": [], "uniform": [], "swap": surgery.NO_SWAP})])]

@@ -11,19 +11,9 @@ from dashboard.figures import Display
 from dashboard.state import Setting
 from tests.dash_requests import cell, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
-from tests.util import decode, fire
+from tests.util import decode, fire, texts
 
 SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tokens a cluster) and scale; tau unused
-
-
-def texts(component) -> list[str]:
-    """Every string in a Dash component tree, in order."""
-    if isinstance(component, str):
-        return [component]
-    children = getattr(component, "children", None)
-    if children is None:
-        return []
-    return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]
 
 
 def table_rows(panel, caption_start: str) -> list[list[str]]:
