@@ -78,7 +78,7 @@ def shown_seed(seed, ready) -> Shown:
         seed = limits.training_seed(seed)
     except limits.Invalid:
         return Shown(None, BAD_TRAINING_SEED)
-    if ready != seed:
+    if not (limits.is_int(ready) and ready == seed):
         return Shown(None, training_message(seed))
     # Another worker may have trained it (each trains its own): the runs are deterministic, so this one trains
     # them too and waits, once per seed.
@@ -86,7 +86,8 @@ def shown_seed(seed, ready) -> Shown:
     return Shown(seed, "")
 
 
-TRAINED = Control({"seed": (LEARN_REQUESTED, "data"), "ready": (LEARN_READY, "data")}, shown_seed)  # the lab's
+# the learning lab's and its surgery's
+TRAINED = Control({"seed": (LEARN_REQUESTED, "data"), "ready": (LEARN_READY, "data")}, shown_seed)
 
 
 @dataclass(frozen=True)

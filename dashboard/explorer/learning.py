@@ -137,8 +137,8 @@ def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, li
 @callback(Output(LEARN_READY, "data"), Output(LEARN_POLL, "disabled"), Output(LEARN_STATUS, "children"),
           REQUEST_GATE.input, Input(LEARN_POLL, "n_intervals"), prevent_initial_call=True)
 def poll_training(requested, _polls):
-    """Start, or look in on, the training of the seed the student asked for, without waiting:
-    the page polls until it is done, so no request ever blocks on a training run."""
+    """Start, or look in on, the training of the seed the student asked for, without waiting: the page polls
+    until it is done, and the views draw its runs once this says they are ready."""
     try:
         seed = limits.training_seed(REQUEST_GATE.read(requested).seed)
     except limits.Invalid:
