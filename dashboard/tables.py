@@ -26,8 +26,8 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
     d_k = len(path.q)
     big = float(np.abs(path.products).max())
     coordinates = html.Table(
-        [html.Caption(f"q·k, coordinate by coordinate, in head {i + 1}'s {d_k} dimension"
-                      + ("s" if d_k > 1 else "")),
+        [html.Caption(f"The logit {_logit(i, r, j)} = q·k, coordinate by coordinate, in head {i + 1}'s {d_k} "
+                      "dimension" + ("s" if d_k > 1 else "")),
          html.Thead(html.Tr([html.Th("c", scope="col"), html.Th(f"q{_sup(i)}_{r}[c]", scope="col"),
                              html.Th(f"k{_sup(i)}_{j}[c]", scope="col"), html.Th("product", scope="col"),
                              html.Th("pushes the weight", scope="col")])),
@@ -38,8 +38,9 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
         className="table table-sm drill-table")
     row_max = float(A.max())
     softmax_row = html.Table(
-        [html.Caption(f"Row {r} of {head}: the softmax shares 1 between the {len(A)} keys"),
-         html.Thead(html.Tr([html.Th("key", scope="col"), html.Th("logit", scope="col"),
+        [html.Caption(f"Row {r} of {head}: the softmax turns the scaled logits into weights that share 1 between "
+                      f"the {len(A)} keys"),
+         html.Thead(html.Tr([html.Th("key", scope="col"), html.Th("scaled logit", scope="col"),
                              html.Th("weight", scope="col"), html.Th(html.Span("bar", className="visually-hidden"),
                                                                        scope="col")])),
          html.Tbody([html.Tr([html.Th(str(key), scope="row"), html.Td(f"{logit:+.3f}"), html.Td(f"{a:.3f}"),
@@ -47,16 +48,21 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
                      for key, (logit, a) in enumerate(zip(path.logits, A))])],
         className="table table-sm drill-table softmax-row")
     rank = int((path.logits > path.logits[j]).sum()) + 1
-    summary = (f"q·k = {path.score:+.3f}; times the scale {path.scale:.3f} it gives the logit "
-               f"{path.logits[j]:+.3f}, the {_ordinal(rank)} largest of row {r}'s {len(A)}. The softmax turns "
-               f"the row into weights that add up to 1: {head}[{r}, {j}] = {A[j]:.3f}, against "
-               f"1/{len(A)} = {1 / len(A):.3f} if every key got the same.")
+    summary = (f"The logit {_logit(i, r, j)} = q·k = {path.score:+.3f}; times the scale {path.scale:.3f} it gives the "
+               f"scaled logit {path.logits[j]:+.3f}, the softmax's input and the {_ordinal(rank)} largest of row {r}'s "
+               f"{len(A)}. The softmax turns the row into weights that add up to 1: {head}[{r}, {j}] = {A[j]:.3f}, "
+               f"against 1/{len(A)} = {1 / len(A):.3f} if every key got the same.")
     return html.Div(
         [html.P(summary, className="drill-summary"),
          html.P([html.Strong("tokens: "), f"x_{r} = {_vector(path.x_r)}, x_{j} = {_vector(path.x_j)}"],
                 className="small font-monospace"),
          dbc.Row([dbc.Col(coordinates, md=6), dbc.Col(softmax_row, md=6)], className="g-3")],
     )
+
+
+def _logit(i: int, r: int, j: int) -> str:
+    """The seed's name for the unscaled q·k of head i (from 0), query r and key j."""
+    return f"B_{i + 1}(x_{r}, x_{j})"
 
 
 def _sup(i: int) -> str:

@@ -122,11 +122,12 @@ def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> d
 def learning_bodies(h, seed=0, step=400) -> list[dict]:
     """The learning tab's requests for a change of h: its heads, and the surgery's options and result
     (`seed` is the trained seed the page shows)."""
-    return [gated(LEARN_HEADS_OUTPUTS, [(learning.HEADS_GATE, {"seed": seed, "h": h, "step": step,
-                                                                           "display": displayed()})]),
+    shown = {"seed": seed, "ready": seed}
+    return [gated(LEARN_HEADS_OUTPUTS,
+                  [(learning.HEADS_GATE, {**shown, "h": h, "step": step, "display": displayed()})]),
             gated(SURGERY_OPTIONS, [(surgery.HEADS_GATE, {"h": h})]),
-            gated([(surgery.SURGERY_RESULT, "children")], [(surgery.SURGERY_GATE, {"seed": seed, "h": h, "off": [], "uniform": [],
-                                                                "swap": surgery.NO_SWAP})])]
+            gated([(surgery.SURGERY_RESULT, "children")],
+                  [(surgery.SURGERY_GATE, {**shown, "h": h, "off": [], "uniform": [], "swap": surgery.NO_SWAP})])]
 
 
 def change_of_model(h=8, seed=3, size=16, scale="tau", tau=5) -> list[dict]:
@@ -191,7 +192,7 @@ DEFAULTS = {"h": limits.DEFAULT_HEADS, "seed": limits.DEFAULT_SEED, "size": limi
             "scale": limits.DEFAULT_SCALE, "tau": limits.DEFAULT_TAU_STEP, "weights": limits.DEFAULT_WEIGHTS,
             "display": displayed(),
             "head": 1, "query": 0, "key": 1, "perm": limits.DEFAULT_PERM, "positions": False,
-            "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP}
+            "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP, "ready": 0}
 
 
 def default_data(g: Gate) -> dict:

@@ -61,7 +61,7 @@ def test_dark_mode_keeps_a_label_its_own_colour(browser, app_url):
     wait_drawn(page, "learning")
     fills = page.evaluate("""() => Array.from(document.querySelectorAll('#learn-loss .main-svg text'))
         .map(t => [t.textContent, getComputedStyle(t).fill])""")
-    assert ["3/8: any single mixing", "rgb(213, 94, 0)"] in fills  # the orange of the dashed line
+    assert ["3/8: any input-independent mixing", "rgb(213, 94, 0)"] in fills  # the orange of the dashed line
     title = next(fill for text, fill in fills if text == "step")
     assert title == page.evaluate("getComputedStyle(document.body).color")  # default text follows the page
     page.context.close()

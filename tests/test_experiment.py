@@ -105,4 +105,4 @@ def test_the_scale_sentence_explains_flat_and_sharp():
                                      "weights": "random"})
     assert "flat" in flat and "sharper" in sharp
     A = attention(4, 0, 4, 1 / np.sqrt(2))
-    assert f"largest weight is {A.max(axis=-1).mean():.2f} on average" in flat
+    assert f"largest weight is {A.max(axis=-1).mean():.2f}, against 1/12" in flat

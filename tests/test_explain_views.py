@@ -11,19 +11,9 @@ from dashboard.figures import Display
 from dashboard.state import Setting
 from tests.dash_requests import cell, example_views, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
-from tests.util import decode, fire
+from tests.util import decode, fire, texts
 
 SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tokens a cluster) and scale; tau unused
-
-
-def texts(component) -> list[str]:
-    """Every string in a Dash component tree, in order."""
-    if isinstance(component, str):
-        return [component]
-    children = getattr(component, "children", None)
-    if children is None:
-        return []
-    return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]
 
 
 def table_rows(panel, caption_start: str) -> list[list[str]]:
@@ -39,7 +29,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
     panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), cell(head, r, j))
-    coordinates = table_rows(panel, "q·k")
+    coordinates = table_rows(panel, "The logit")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
     for col, expected in [(1, q), (2, k), (3, q * k)]:
@@ -48,7 +38,8 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     np.testing.assert_allclose(shown(row, 2), A[2, r], atol=display_precision)
     np.testing.assert_allclose(shown(row, 1), q @ (X @ W_K[:, 4:6]).T / np.sqrt(2), atol=display_precision)
     summary = texts(panel)[0]
-    assert f"q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
+    assert f"The logit B_3(x_{r}, x_{j}) = q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
+    assert f"scaled logit {q @ k / np.sqrt(2):+.3f}" in summary
     assert f"A⁽³⁾[{r}, {j}]" in summary
 
 
@@ -83,8 +74,7 @@ def test_bilinear_forms_view_gives_ranks_and_logits(h):
         np.testing.assert_allclose(decode(trace["z"]), W_Q[:, block] @ W_K[:, block].T, rtol=1e-5, atol=1e-6)
         assert f"rank {d_k}" in forms_fig["layout"]["annotations"][i]["text"]
         Q_i, K_i = X @ W_Q[:, block], X @ W_K[:, block]
-        np.testing.assert_allclose(decode(logits_fig["data"][i]["z"]), Q_i @ K_i.T / np.sqrt(d_k), rtol=1e-5,
-                                   atol=1e-6)
+        np.testing.assert_allclose(decode(logits_fig["data"][i]["z"]), Q_i @ K_i.T, rtol=1e-5, atol=1e-6)  # unscaled
     assert f"at most d/h = {d_k}" in text and f"rank {d_k}" in text
 
 
@@ -113,9 +103,10 @@ def test_feature_map_uses_one_row_of_each_head_per_block(h):
                  ["data"][0]["z"])
     for c in range(8):
         np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
-    for bad in [12, -1, "7", None, 7.0]:  # the map stays as it is (tests/test_gates.py: with a model change too)
-        assert fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
-                    changed=query_changed)[2] is mixing.no_update
+    for bad in [12, -1, "7", None, 7.0]:  # a message, no axes (tests/test_gates.py: with a model change too)
+        message = fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
+                       changed=query_changed)[2]
+        assert message["data"] == [] and "not one of the 12 tokens" in message["layout"]["annotations"][0]["text"]
 
 
 def test_worked_text_follows_h_and_names_the_largest_weight():

@@ -75,14 +75,15 @@ def test_forged_gate_data_over_http_is_a_204(trained):
 
 
 def test_the_feature_map_reads_its_own_gate():
-    """The map draws the query gate's row; a row outside the tokens keeps the map as it is."""
+    """The map draws the query gate's row; for a row outside the tokens it says so, with no axes."""
     W, C = worked(4, 0), cell(2, 5, 7)
     fired = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
     _, _, five = fire(mixing.update_mixing, W, C, {"query": 5}, changed=fired)
     _, _, seven = fire(mixing.update_mixing, W, C, {"query": 7}, changed=fired)
     assert five["layout"] != seven["layout"] or five["data"] != seven["data"]
-    for outside in ([12], [-1], ["5"], [5.0]):
-        assert fire(mixing.update_mixing, W, C, {"query": outside}, changed=fired)[2] is no_update
+    for outside in (12, -1, "5", 5.0, [5]):
+        message = fire(mixing.update_mixing, W, C, {"query": outside}, changed=fired)[2]
+        assert message["data"] == [] and "not one of the 12 tokens" in message["layout"]["annotations"][0]["text"]
 
 
 def outline_of(patch) -> list:
@@ -149,11 +150,11 @@ def test_a_click_on_the_mixing_tab_patches_the_outline_and_the_feature_map_only_
 
 
 @pytest.mark.parametrize("query", [12, -1, "7", None, 7.0, True, [7], 10**400], ids=lambda v: repr(v)[:12])
-def test_a_forged_query_keeps_the_feature_map(query):
+def test_a_forged_query_gets_a_message_in_place_of_the_feature_map(query):
     W, C = worked(8, 2), cell(3, query, 1)
     for changed in ([mixing.MIXING_CELL, mixing.MIXING_QUERY], None):
         _, multi, features = fire(mixing.update_mixing, W, C, {"query": query}, changed=changed)
-        assert features is no_update  # the drill-down says what is wrong
+        assert features["data"] == [] and "not one of the 12" in features["layout"]["annotations"][0]["text"]
         shapes = outline_of(multi) if changed else multi["layout"]["shapes"]
         assert shapes == []
 

@@ -121,40 +121,46 @@ def test_train_starts_in_the_background_and_is_polled():
     trainer._runs.pop(seed, None)
     ready, poll_off, status = learning.poll_training({"seed": seed}, 0)
     assert ready is no_update and poll_off is False and "training seed 7" in status
-    with pytest.raises(PreventUpdate):  # nothing to show until the runs exist
-        learning.update_learning_loss({"seed": seed, "display": False})
+    # until the page hears the runs are ready, the lab says so, and draws no other seed's runs
+    waiting, text = learning.update_learning_loss({"seed": seed, "ready": 0, "display": False})
+    assert waiting["data"] == [] and "training seed 7" in waiting["layout"]["annotations"][0]["text"] and text == ""
     trainer.training_runs(seed)  # wait for it here
     assert learning.poll_training({"seed": seed}, 1) == (seed, True, "")
-    assert len(learning.update_learning_loss({"seed": seed, "display": False})["data"]) == 4
+    assert len(learning.update_learning_loss({"seed": seed, "ready": seed, "display": False})[0]["data"]) == 4
 
 
 def test_learning_callbacks_show_the_runs():
     trainer.training_runs(0)  # wait for seed 0 here: run alone, this test is the first to ask for it
-    fig = learning.update_learning_loss({"seed": 0, "display": False})
+    fig = learning.update_learning_loss({"seed": 0, "ready": 0, "display": False})[0]
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, sentence, table = learning.update_learning_heads({"seed": 0, "h": 2, "step": 400, "display": False})
+    attention, sentence, table = learning.update_learning_heads({"seed": 0, "ready": 0, "h": 2, "step": 400,
+                                                                 "display": False})
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
     # each head's role is read from its measured masses, not written in advance
     _, own, nxt, _ = learning.learned_attention(2, 0, 20)
     for i in range(2):
         expected = "its own cluster" if own[i] > nxt[i] else "the next cluster"
-        assert f"{expected} ({max(own[i], nxt[i]):.2f})" in sentence.split("; ")[i]
+        assert f"most on {expected} ({own[i]:.2f} own, {nxt[i]:.2f} next)" in sentence.split("; ")[i]
 
 
 @pytest.mark.parametrize("seed, h, k", [(10, 2, 0), (-1, 2, 0), ("0", 2, 0), (0.0, 2, 0), (None, 2, 0),
                                          (0, 3, 0), (0, True, 0), (0, 2, 21), (0, 2, 20.0), (0, 2, 420), (0, 2, -1), (0, 2, "5"),
                                          (0, 2, 1.5), (0, 2, [1]), (10**100, 2, 0)])
 def test_forged_learning_inputs_are_refused(seed, h, k):
-    with pytest.raises(PreventUpdate):
-        learning.update_learning_heads({"seed": seed, "h": h, "step": k, "display": False})
-    if not (isinstance(seed, int) and 0 <= seed < 10):
-        for call in (lambda: learning.update_learning_loss({"seed": seed, "display": False}),
-                     lambda: learning.poll_training({"seed": seed}, 0)):
-            with pytest.raises(PreventUpdate):
-                call()
+    """A bad h or step gets no update; a bad training seed the message a typed one gets, and no runs."""
+    heads = {"seed": seed, "ready": seed, "h": h, "step": k, "display": False}
+    if isinstance(seed, int) and 0 <= seed < 10:
+        with pytest.raises(PreventUpdate):
+            learning.update_learning_heads(heads)
+        return
+    for figure, *texts in (learning.update_learning_loss({"seed": seed, "ready": seed, "display": False}),
+                           learning.update_learning_heads({**heads, "h": 2, "step": 0})):
+        assert figure["data"] == [] and "Choose a training seed 0 to 9" in figure["layout"]["annotations"][0]["text"]
+        assert all(text == "" for text in texts)
+    assert learning.poll_training({"seed": seed}, 0)[1:] == (True, "Choose a training seed 0 to 9.")
 
 
 def test_surgery_shows_which_head_carries_which_mixing():
@@ -198,23 +204,24 @@ def test_surgery_view_reports_the_loss_and_refuses_forged_heads():
     from dashboard.explorer import surgery
 
     runs = trainer.training_runs(0)
-    result = surgery.update_surgery({"seed": 0, "h": 2, "off": [1], "uniform": [], "swap": "none"})
+    result = surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": [1], "uniform": [], "swap": "none"})
     X, Y = training.test_set(0)
     weights = runs[2].snapshots[-1]
     before = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
     after = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({0})))
     text = str(result)
     assert f"{before:.4f}" in text and f"{after:.4f}" in text and after > 10 * before
-    swapped = str(surgery.update_surgery({"seed": 0, "h": 2, "off": [], "uniform": [], "swap": "1-2"}))
+    swapped = str(surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": [], "uniform": [], "swap": "1-2"}))
     assert "times" in swapped
     for off, uniform, swap in [([3], [], "none"), ([], [0], "none"), ([1, 1, 1], [], "none"), (["1"], [], "none"),
                                ([], [], "1-3"), ([], [], "2-1"), ([], [], None), (None, [], "none"),
                                ([True], [], "none"), ([1.0], [], "none")]:
-        message = surgery.update_surgery({"seed": 0, "h": 2, "off": off, "uniform": uniform, "swap": swap})
+        message = surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": off, "uniform": uniform,
+                                          "swap": swap})
         assert message.role == "alert" and "Choose heads 1 to 2" in message.children
     assert [o["value"] for o in surgery.follow_heads({"h": 2})[0]] == [1, 2]
     for h in [3, "2", None, True, 2.0]:
         with pytest.raises(PreventUpdate):
             surgery.follow_heads({"h": h})
         with pytest.raises(PreventUpdate):
-            surgery.update_surgery({"seed": 0, "h": h, "off": [1], "uniform": [], "swap": "none"})
+            surgery.update_surgery({"seed": 0, "ready": 0, "h": h, "off": [1], "uniform": [], "swap": "none"})

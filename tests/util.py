@@ -33,3 +33,13 @@ def fire(callback, *args, changed=None):
         return callback(*args)
     finally:
         context_value.reset(token)
+
+
+def texts(component) -> list[str]:
+    """Every string in a Dash component tree, in order."""
+    if isinstance(component, str):
+        return [component]
+    children = getattr(component, "children", None)
+    if children is None:
+        return []
+    return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]

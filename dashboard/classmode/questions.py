@@ -59,8 +59,8 @@ def question(kind: str, h, seed, head, query, key, train_seed) -> tuple[dict | N
     if kind == "floor":
         return {"kind": "head", "view": "learning_floor", "n": 2, "h": 1, "seed": seed,
                 "truth": int(runs[1].test_loss < training.SINGLE_MIXING_FLOOR),
-                "prompt": "Training one head (h = 1): will its test loss get below the dashed line, the 3/8 "
-                          "that any single mixing is stuck at?"}, ""
+                "prompt": "Training one head (h = 1): will its test loss end below the dashed line, 3/8, the least "
+                          "error of any mixing that does not depend on the input?"}, ""
     h = limits.heads(h)
     if h == 1:
         return None, "Which head? needs h = 2, 4 or 8."

@@ -88,11 +88,12 @@ def update_equivariance(controls):
 
 def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
     holds = check.output_gap < 1e-9
-    lhs = "MultiHead(PX + E) − P·MultiHead(X + E)" if with_positions else "MultiHead(PX) − P·MultiHead(X)"
+    X, PX = ("X + E", "PX + E") if with_positions else ("X", "PX")
     return html.Div(
         [
-            html.Div([html.Span(f"‖{lhs}‖ = "), html.Strong(f"{check.output_gap:.1e}", id="eq-gap")]),
-            html.Div([html.Span("largest ‖A⁽ⁱ⁾(PX) − P A⁽ⁱ⁾(X) Pᵀ‖ = "),
+            html.Div([html.Span(f"‖MultiHead({PX}) − P·MultiHead({X})‖ = "),
+                      html.Strong(f"{check.output_gap:.1e}", id="eq-gap")]),
+            html.Div([html.Span(f"largest ‖A⁽ⁱ⁾({PX}) − P A⁽ⁱ⁾({X}) Pᵀ‖ = "),
                       html.Strong(f"{check.attention_gap:.1e}")]),
             html.Div(
                 "equivariant: the identity holds up to rounding" if holds

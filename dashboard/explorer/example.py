@@ -122,8 +122,11 @@ def worked_text(s: Setting) -> str:
     i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
     n, d, h = s.n, core.D_MODEL, s.h
     heads = "1 head" if h == 1 else f"{h} heads"
+    drawn = (f"tokens and weights drawn from seed {s.seed}" if s.weights == "random" else
+             f"weights: the learning lab's layer trained with h = {h} (training seed {limits.EXAMPLE_TRAINING_SEED}, "
+             f"step {limits.TRAINING_STEPS[-1]}), on an input of its task drawn from seed {s.seed}")
     return (f"Here: n = {n} tokens in R^{d} (three clusters of {s.size}), h = {heads} with d/h = {d // h} per "
-            f"head, weights drawn from seed {s.seed}. Each head computes its own attention matrix from its own "
+            f"head, {drawn}. Each head computes its own attention matrix from its own "
             f"Q_i K_iᵀ times the scale {result.scale:.3g}. "
             f"The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
             f"{A[i, r, j] * n:.1f} times the 1/{n} = {1 / n:.3f} that every key gets from a uniform row. "

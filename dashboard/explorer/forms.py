@@ -30,10 +30,11 @@ def layout() -> html.Div:
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def forms_figures(s: Setting, display: Display) -> tuple[dict, dict, str]:
-    ex, r = model(s)
+    ex = model(s)[0]
     M = core.bilinear_forms(ex.W_Q, ex.W_K, s.h)  # (h, d, d)
     ranks = core.numerical_rank(M)  # (h,)
-    return fig.bilinear_forms_figure(M, ranks, display), fig.logits_figure(r.logits, display), rank_text(s.h, ranks)
+    logits = ex.X @ M @ ex.X.T  # (h, n, n): the seed's logits B_i(x_r, x_j), before the softmax's scale
+    return fig.bilinear_forms_figure(M, ranks, display), fig.logits_figure(logits, display), rank_text(s.h, ranks)
 
 
 def rank_text(h: int, ranks) -> str:

@@ -18,10 +18,11 @@ from dash import Input, Output, State, ctx, dcc
 from dash.exceptions import PreventUpdate
 
 from .. import limits, trainer
+from ..attention import HEAD_CHOICES
 from ..figures import Display
 from ..state import Setting
-from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU,
-                  WEIGHTS)
+from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, LEARN_REQUESTED, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY,
+                  SIZE, TAB, TAU, WEIGHTS)
 from .wiring import clientside_callback
 
 
@@ -56,15 +57,37 @@ CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key
 HEADS_ONLY = field("h", HEADS, parse=limits.heads)
 
 
-def trained_seed(value) -> int:
-    """A training seed whose runs are ready: the learning lab shows no other (a forged one gets no update)."""
-    seed = limits.training_seed(value)
-    if trainer.training_runs(seed, wait=False) is None:
-        raise limits.Invalid(f"training seed {seed} is still training")
-    return seed
+class Shown(NamedTuple):
+    """What the learning lab draws: the runs of training seed `seed`, or, when it is None, `message` instead."""
+
+    seed: int | None
+    message: str
 
 
-TRAINED = field("seed", LEARN_READY, "data", parse=trained_seed)  # the learning lab's and its surgery's
+BAD_TRAINING_SEED = f"Choose a training seed {limits.TRAINING_SEEDS[0]} to {limits.TRAINING_SEEDS[-1]}."
+
+
+def training_message(seed: int) -> str:
+    return f"training seed {seed} for h = {', '.join(map(str, HEAD_CHOICES[:-1]))} and {HEAD_CHOICES[-1]} …"
+
+
+def shown_seed(seed, ready) -> Shown:
+    """The seed asked for (`seed`) once the page has heard its runs are ready (`ready`); until then a message, so
+    that no view draws one seed's runs under another seed's number."""
+    try:
+        seed = limits.training_seed(seed)
+    except limits.Invalid:
+        return Shown(None, BAD_TRAINING_SEED)
+    if not (limits.is_int(ready) and ready == seed):
+        return Shown(None, training_message(seed))
+    # Another worker may have trained it (each trains its own): the runs are deterministic, so this one trains
+    # them too and waits, once per seed.
+    trainer.training_runs(seed)
+    return Shown(seed, "")
+
+
+# the learning lab's and its surgery's
+TRAINED = Control({"seed": (LEARN_REQUESTED, "data"), "ready": (LEARN_READY, "data")}, shown_seed)
 
 
 @dataclass(frozen=True)

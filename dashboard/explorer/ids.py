@@ -28,5 +28,7 @@ SEL_HEAD = "sel-head"
 SEL_QUERY = "sel-query"
 SEL_KEY = "sel-key"
 
-# The training seed whose runs the learning lab shows (its runs are trained; the lab and the surgery read it).
+# The learning lab's training seed: the one the page asks for (the seed box's, on load too), and the last one the
+# server said is trained. The lab and its surgery draw a seed's runs only while the two agree.
+LEARN_REQUESTED = "learn-requested"
 LEARN_READY = "learn-ready"

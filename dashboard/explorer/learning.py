@@ -12,39 +12,42 @@ from .. import attention as core
 from .. import figures, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
+from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
-from .gate import DISPLAYED, HEADS_ONLY, TRAINED, field, gate
-from .ids import CONFIG, LEARN_READY, section_id
+from .gate import BAD_TRAINING_SEED, DISPLAYED, HEADS_ONLY, TRAINED, field, gate, training_message
+from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, URL, section_id
 from .ui import graph, text_beside_view
 from .wiring import callback, clientside_callback
 
 LEARN_SEED = "learn-seed"
 LEARN_TRAIN = "learn-train"
-LEARN_REQUESTED = "learn-requested"  # the training seed asked for with "train"
 LEARN_POLL = "learn-poll"
 LEARN_STATUS = "learn-status"
 LEARN_TASK = "learn-task"
 LEARN_LOSS = "learn-loss"
+LEARN_LOSS_TEXT = "learn-loss-text"
 LEARN_STEP = "learn-step"
 LEARN_PLAY = "learn-play"
 LEARN_TIMER = "learn-timer"
 LEARN_ATTENTION = "learn-attention"
 LEARN_MASS = "learn-mass"
 LEARN_ROLES = "learn-roles"
+LEARN_COPY = "learn-copy-link"
+LEARN_LINK = "learn-share-link"
+LEARN_LINK_STATUS = "learn-share-status"
 URL_PARAMS = [url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len(limits.TRAINING_SEEDS),
                          tab="learning"),
               url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
                         tab="learning"),
               *surgery.URL_PARAMS]
 
-REQUEST_GATE = gate("learning-request", ("learning",),
-                    {"seed": field("seed", LEARN_REQUESTED, "data", parse=limits.training_seed)})
+REQUEST_GATE = gate("learning-request", ("learning",), {"seed": field("seed", LEARN_REQUESTED, "data")})
 TASK_GATE = gate("learning-task", ("learning",), {"display": DISPLAYED}, watch=(LEARN_TASK,))
-LOSS_GATE = gate("learning-loss", ("learning",), {"seed": TRAINED, "display": DISPLAYED}, watch=(LEARN_LOSS,))
+LOSS_GATE = gate("learning-loss", ("learning",), {"shown": TRAINED, "display": DISPLAYED}, watch=(LEARN_LOSS,))
 HEADS_GATE = gate("learning-heads", ("learning",),
-                  {"seed": TRAINED, "h": HEADS_ONLY, "step": field("step", LEARN_STEP, parse=limits.snapshot),
+                  {"shown": TRAINED, "h": HEADS_ONLY, "step": field("step", LEARN_STEP, parse=limits.snapshot),
                    "display": DISPLAYED},
                   watch=(LEARN_ATTENTION,))
 
@@ -60,6 +63,7 @@ def layout() -> html.Section:
                       debounce=True, size="sm", className="seed-box"),
             dbc.Button("train h = 1, 2, 4, 8", id=LEARN_TRAIN, color="primary"),
             html.Span(id=LEARN_STATUS, className="small text-body-secondary", role="status"),
+            share_link(),
             dcc.Store(id=LEARN_REQUESTED, data=first),
             dcc.Store(id=LEARN_READY, data=first),
             dcc.Interval(id=LEARN_POLL, interval=300, disabled=True),
@@ -80,7 +84,8 @@ def layout() -> html.Section:
     return html.Section(
         [
             text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK)]),
-            graph(LEARN_LOSS, className="mb-4"),
+            graph(LEARN_LOSS),
+            html.P(id=LEARN_LOSS_TEXT, className="mb-4 live-text", **{"aria-live": "polite"}),
             text_beside_view(["learning_heads"], [
                 html.Label("training step", htmlFor=LEARN_STEP, id="learn-step-label", className="small"), player,
                 graph(LEARN_ATTENTION), html.P(id=LEARN_ROLES, className="mt-2", **{"aria-live": "polite"}),
@@ -89,6 +94,18 @@ def layout() -> html.Section:
         ],
         id=section_id("learning"),
         hidden=True,
+    )
+
+
+def share_link() -> html.Div:
+    """The model bar's "copy link" is not on this tab: this one copies the same URL, which holds this tab's
+    training seed, step and surgery."""
+    return html.Div(
+        [dbc.Button("copy link", id=LEARN_COPY, size="sm", color="secondary", outline=True),
+         dbc.Label("link to this view", html_for=LEARN_LINK, className="visually-hidden"),
+         dbc.Input(id=LEARN_LINK, readonly=True, size="sm", className="share-link"),
+         html.Span(id=LEARN_LINK_STATUS, className="small", role="status")],
+        className="d-flex flex-wrap align-items-center gap-2 export",
     )
 
 
@@ -120,11 +137,14 @@ def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, li
 @callback(Output(LEARN_READY, "data"), Output(LEARN_POLL, "disabled"), Output(LEARN_STATUS, "children"),
           REQUEST_GATE.input, Input(LEARN_POLL, "n_intervals"), prevent_initial_call=True)
 def poll_training(requested, _polls):
-    """Start, or look in on, the training of the seed the student asked for, without waiting:
-    the page polls until it is done, so no request ever blocks on a training run."""
-    seed = REQUEST_GATE.read(requested).seed
+    """Start, or look in on, the training of the seed the student asked for, without waiting: the page polls
+    until it is done, and the views draw its runs once this says they are ready."""
+    try:
+        seed = limits.training_seed(REQUEST_GATE.read(requested).seed)
+    except limits.Invalid:
+        return no_update, True, BAD_TRAINING_SEED
     if trainer.training_runs(seed, wait=False) is None:
-        return no_update, False, f"training seed {seed} for h = 1, 2, 4 and 8 …"
+        return no_update, False, training_message(seed)
     return seed, True, ""
 
 
@@ -133,34 +153,63 @@ def update_learning_task(controls):
     return task_figure(TASK_GATE.read(controls).display)
 
 
-@callback(Output(LEARN_LOSS, "figure"), LOSS_GATE.input, prevent_initial_call=True)
+@callback(Output(LEARN_LOSS, "figure"), Output(LEARN_LOSS_TEXT, "children"), LOSS_GATE.input,
+          prevent_initial_call=True)
 def update_learning_loss(controls):
     view = LOSS_GATE.read(controls)
-    return loss_figure(view.seed, view.display)
+    seed = view.shown.seed
+    if seed is None:
+        return message_figure(view.shown.message), ""
+    return loss_figure(seed, view.display), loss_text(seed)
+
+
+def loss_text(seed: int) -> str:
+    """The test losses as the curves' titles show them (three decimals), and where h = 1's ended against the
+    dashed line, compared as shown."""
+    runs = trainer.training_runs(seed)
+    losses = "; ".join(f"h = {h}: {run.test_loss:.3f}" for h, run in runs.items())
+    one, line = (float(f"{x:.3f}") for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
+    where = "below" if one < line else "above" if one > line else "on"
+    return (f"Training seed {seed}, test loss (MSE) after {len(runs[1].losses)} steps: {losses}. h = 1 ended {where} "
+            f"the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not depend on the input.")
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
           HEADS_GATE.input, prevent_initial_call=True)
 def update_learning_heads(controls):
     view = HEADS_GATE.read(controls)
-    h, seed, k = view.h, view.seed, view.step
+    h, seed, k = view.h, view.shown.seed, view.step
+    if seed is None:
+        return message_figure(view.shown.message), "", ""
     attention, (own, nxt) = learned_heads(h, seed, k, view.display)
     step = int(limits.TRAINING_STEPS[k])
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
 
 
+def shown(x: float) -> float:
+    """A mass as the sentence and the table show it: two decimals. Claims compare these, so they agree with
+    what the student reads."""
+    return float(f"{x:.2f}")
+
+
 def role(own: float, nxt: float) -> str:
     """A head's role, read from its attention masses; an even head puts 1/3 on each cluster."""
-    if max(own, nxt) < 0.5:
-        return f"has not picked a cluster yet ({own:.2f} own, {nxt:.2f} next)"
-    return f"attends within its own cluster ({own:.2f})" if own > nxt else f"attends to the next cluster ({nxt:.2f})"
+    masses = f"{own:.2f} own, {nxt:.2f} next"
+    if shown(max(own, nxt)) <= 0.5:
+        return f"has not picked a cluster yet ({masses})"
+    return f"puts most on {'its own' if shown(own) > shown(nxt) else 'the next'} cluster ({masses})"
 
 
 def roles(own: list, nxt: list, A: np.ndarray, step: int) -> str:
-    """One sentence: what each head does at this step, measured, and how far from even its map is."""
-    parts = [f"{figures.head_label(i)} {role(o, x)}" for i, (o, x) in enumerate(zip(own, nxt))]
-    return (f"At step {step}, in this run: " + "; ".join(parts) + f". The largest weight in the maps is "
-            f"{A.max():.2f}, against {1 / core.N_TOKENS:.2f} for even attention.")
+    """One sentence: what each head does at this step, measured, and how far from even its map is. One head has
+    one map for all eight features, so it cannot give features 0–3 one cluster and 4–7 the other."""
+    if len(own) == 1:
+        heads = (f"the one head, {figures.head_label(0)}, puts {own[0]:.2f} on a token's own cluster and "
+                 f"{nxt[0]:.2f} on the next, and mixes all eight features with this one map")
+    else:
+        heads = "; ".join(f"{figures.head_label(i)} {role(o, x)}" for i, (o, x) in enumerate(zip(own, nxt)))
+    return (f"At step {step}, in this run: {heads}. The largest weight in the maps is {A.max():.2f}, against "
+            f"{1 / core.N_TOKENS:.2f} for even attention.")
 
 
 def mass_table(own: list, nxt: list) -> dbc.Table:
@@ -173,9 +222,15 @@ def mass_table(own: list, nxt: list) -> dbc.Table:
     )
 
 
-# "train" asks for the chosen training seed; the server trains it once, then keeps it.
+# The box's seed is the one asked for, from a link or typed, and "train" asks again; the server trains it once,
+# then keeps it.
 clientside_callback("train", Output(LEARN_REQUESTED, "data"), Input(LEARN_TRAIN, "n_clicks"),
-                    State(LEARN_SEED, "value"), prevent_initial_call=True)
+                    Input(LEARN_SEED, "value"), prevent_initial_call=True)
+
+# The link shows in the box, and "copy link" copies it, as the model bar's does.
+clientside_callback("shareLink", Output(LEARN_LINK, "value"), Input(URL, "search"))
+clientside_callback("copyLink", Output(LEARN_LINK_STATUS, "children"), Input(LEARN_COPY, "n_clicks"),
+                    State(LEARN_LINK, "id"), prevent_initial_call=True)
 
 # Play steps the slider forward every tick of the timer, and stops at the end.
 clientside_callback("play", Output(LEARN_STEP, "value"), Output(LEARN_TIMER, "disabled"),

@@ -11,6 +11,7 @@ from .. import explain, limits
 from ..figures import Display
 from ..figures import explain as explain_figures
 from ..figures import mixing as fig
+from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import CELL, DISPLAYED, SETTING, field, gate
@@ -59,8 +60,10 @@ def update_mixing(controls, cell, row):
     query changed."""
     view, selected, row = MIXING.read(controls), MIXING_CELL.read(cell).cell, MIXING_QUERY.read(row).query
     s, display = view.setting, view.display
-    # a query outside the tokens keeps the map as it is; the drill-down says what is wrong
-    features = feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else no_update
+    # a query outside the tokens (fewer tokens since it was chosen) has no row to draw: the map says so
+    features = (feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else
+                message_figure(f"The selected query is not one of the {s.n} tokens:<br>"
+                               "click a cell of the heatmaps above to choose one."))
     if not MIXING.triggered():
         return (no_update, selection.outline_patch(selected, s) if MIXING_CELL.triggered() else no_update,
                 features if MIXING_QUERY.triggered() else no_update)

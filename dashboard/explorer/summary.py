@@ -27,16 +27,31 @@ def update_summary(controls):
     return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 
 
+def as_shown(values) -> list[float]:
+    """Values as the table shows them, to two decimals: the reading compares these, so that it says what the
+    student can check in the table."""
+    return [float(f"{v:.2f}") for v in values]
+
+
+def heads_named(heads: list[int]) -> str:
+    return f"head{'s' if len(heads) > 1 else ''} {', '.join(map(str, heads))}"
+
+
 def reading(summary: explain.HeadSummary, n: int) -> str:
-    """One line on the table: the sharpest head, and which heads favour their own cluster."""
-    sharpest = int(np.argmin(summary.entropy))
-    uniform_own = 1 / core.N_CLUSTERS
-    favour = [i + 1 for i, own in enumerate(summary.own_cluster) if own > uniform_own]
-    own = ("no head puts more than the uniform 1/3 on a token's own cluster" if not favour else
-           f"head{'s' if len(favour) > 1 else ''} {', '.join(map(str, favour))} put"
-           f"{'' if len(favour) > 1 else 's'} more than the uniform 1/3 on a token's own cluster")
-    return (f"Head {sharpest + 1} is the sharpest ({summary.entropy[sharpest]:.2f} bits a row, against "
-            f"log₂ {n} = {np.log2(n):.2f} for uniform attention); {own}.")
+    """One line on the table: the sharpest heads, and which heads favour their own cluster."""
+    bits, own = as_shown(summary.entropy), as_shown(summary.own_cluster)
+    uniform_bits = f"against log₂ {n} = {np.log2(n):.2f} for uniform attention"
+    uniform_own = as_shown([1 / core.N_CLUSTERS])[0]  # a third of the tokens are in a token's own cluster
+    if len(bits) == 1:
+        return (f"The one head's rows carry {bits[0]:.2f} bits on average, {uniform_bits}; it puts {own[0]:.2f} on "
+                f"a token's own cluster, against the uniform {uniform_own:.2f}.")
+    sharpest = [i + 1 for i, b in enumerate(bits) if b == min(bits)]
+    favour = [i + 1 for i, o in enumerate(own) if o > uniform_own]
+    says = "s" if len(favour) == 1 else ""
+    favoured = (f"{heads_named(favour)} put{says} more than the uniform {uniform_own:.2f} on a token's own cluster"
+                if favour else f"no head puts more than the uniform {uniform_own:.2f} on a token's own cluster")
+    return (f"{heads_named(sharpest).capitalize()} {'is' if len(sharpest) == 1 else 'are'} the sharpest "
+            f"({min(bits):.2f} bits a row, {uniform_bits}); {favoured}.")
 
 
 def summary_table(summary: explain.HeadSummary, n: int) -> dbc.Table:

@@ -30,7 +30,7 @@ URL_PARAMS = [
 ]
 HEADS_GATE = gate("surgery-heads", ("learning",), {"h": HEADS_ONLY})
 SURGERY_GATE = gate("surgery", ("learning",),
-                    {"seed": TRAINED, "h": HEADS_ONLY, "off": field("off", SURGERY_OFF),
+                    {"shown": TRAINED, "h": HEADS_ONLY, "off": field("off", SURGERY_OFF),
                      "uniform": field("uniform", SURGERY_UNIFORM), "swap": field("swap", SURGERY_SWAP)})
 
 
@@ -95,7 +95,9 @@ def follow_heads(controls):
 @callback(Output(SURGERY_RESULT, "children"), SURGERY_GATE.input, prevent_initial_call=True)
 def update_surgery(controls):
     view = SURGERY_GATE.read(controls)
-    h, seed = view.h, view.seed
+    h, seed = view.h, view.shown.seed
+    if seed is None:
+        return html.P(view.shown.message, className="small")
     cut = surgery(view.off, view.uniform, view.swap, h)
     if cut is None:
         return html.P(f"Choose heads 1 to {h}.", className="text-danger small", role="alert")
@@ -108,6 +110,7 @@ def update_surgery(controls):
                className="mb-1"),
         html.P("With one head switched off: " + "; ".join(f"head {i + 1} off {loss:.3f}"
                                                           for i, loss in enumerate(each_off))
-               + f". The dashed line, 3/8 = {training.SINGLE_MIXING_FLOOR:.3f}, is the best any single mixing does.",
+               + f". The dashed line above, 3/8 = {training.SINGLE_MIXING_FLOOR:.3f}, is the least error of any mixing "
+               "that does not depend on the input.",
                className="small"),
     ])

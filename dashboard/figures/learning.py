@@ -27,7 +27,8 @@ def target_mixing_figure(own: np.ndarray, nxt: np.ndarray, display: Display = DE
 
 def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
     """Training loss against step, one panel per h (curves: h -> (losses, test_loss)), log scale,
-    with the dashed line every single mixing is stuck at."""
+    with the dashed line `floor`: the least error of a mixing that does not depend on the input. A trained head's
+    does, through the softmax, so its curve may end below the line."""
     hs = sorted(curves)
     k = len(hs)
     cols = NARROW_COLUMNS if display.narrow else k
@@ -60,7 +61,9 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
         layout["annotations"].append({
             "text": f"<b>h = {h}</b><br>test MSE {test_loss:.3f}", "showarrow": False, "xref": "paper",
             "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
-    layout["annotations"].append({"text": "3/8: any single mixing", "showarrow": False, "xref": "x domain",
-                                  "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right", "yanchor": "bottom",
+    # what the line bounds: a mixing that ignores the input (a trained head's does not); two lines fit a panel
+    layout["annotations"].append({"text": "3/8: any input-<br>independent mixing", "showarrow": False,
+                                  "xref": "x domain", "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right",
+                                  "yanchor": "bottom", "align": "right",
                                   "font": {"size": display.font_size, "color": "#D55E00"}})
     return {"data": data, "layout": layout}

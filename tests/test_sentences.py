@@ -1,0 +1,374 @@
+"""Every number in every live sentence, against an independent computation.
+
+Each test takes a sentence as a callback returns it, parses out every number in order, and compares each with
+the value this file computes itself (the attention head by head, as the seed's loop; the surgery in its
+documented order; the statistics from their definitions), to the precision the sentence prints it with. A
+sentence that gains, loses or reorders a number fails, as does one whose claim ("below the line", "the
+sharpest", "equivariant") disagrees with the numbers as shown.
+"""
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+
+from dashboard import attention as core
+from dashboard import explain, figures, limits, state, tables, trainer, training
+from dashboard.explorer import drilldown, equivariance, example, forms, forward, learning, model_bar, summary, surgery
+from tests.dash_requests import cell, displayed, model, worked
+from tests.util import fire, texts
+
+D = 8
+# A number as sentences print them: 12, 0.354, +0.120, -1.5, 1.2e-16, 2.70e5; a sign only after a space, "(" or "="
+# (so "0–3" or "x_10" give no negative numbers).
+NUMBER = re.compile(r"(?:(?<=[\s(=])[-+])?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+class Under(NamedTuple):
+    """An expected number known only to be below `bound` (a gap at rounding level)."""
+
+    bound: float
+
+
+def tolerance(token: str) -> float:
+    """Half a unit in the last printed digit: 0.354 -> 0.0005, 2.70e5 -> 500, 12 -> 0.5."""
+    mantissa, _, exponent = token.partition("e")
+    return 0.5 * 10.0 ** (int(exponent or 0) - len(mantissa.partition(".")[2]))
+
+
+def check_numbers(text: str, expected: list) -> None:
+    """Every number in `text`, in order, is the expected one as printed (rounded to the digits shown)."""
+    found = NUMBER.findall(text)
+    assert len(found) == len(expected), f"{found} against {expected} in: {text}"
+    for token, value in zip(found, expected):
+        if isinstance(value, Under):
+            assert abs(float(token)) < value.bound, (token, value, text)
+        else:
+            assert abs(float(token) - value) <= tolerance(token) * (1 + 1e-9) + 1e-12, (token, value, text)
+
+
+def as_shown(x: float, digits: int = 2) -> float:
+    return round(float(x), digits)
+
+
+# ------------------------------------------------------------------ the model, computed here
+
+
+class Case(NamedTuple):
+    h: int
+    seed: int
+    size: int = 4
+    scale: str = "seed"
+    tau: int = 0
+    weights: str = "random"
+
+    @property
+    def n(self) -> int:
+        return 3 * self.size
+
+    @property
+    def controls(self) -> dict:
+        return model(self.h, self.seed, self.size, self.scale, self.tau, self.weights)
+
+    @property
+    def softmax_scale(self) -> float:
+        d_k = D // self.h
+        return {"seed": 1 / np.sqrt(d_k), "none": 1.0, "tau": 1 / (10 ** (self.tau / 10) * np.sqrt(d_k))}[self.scale]
+
+
+CASES = [Case(1, 0), Case(2, 3), Case(4, 0), Case(8, 5),  # the seed's example
+         Case(1, 0, weights="trained"), Case(2, 2, 7, "tau", -4, "trained"), Case(4, 1, 16, "tau", 10, "trained"),
+         Case(8, 0, weights="trained", scale="none"), Case(4, 9, 7, "tau", 3), Case(8, 1, 2, "tau", -10),
+         Case(2, 7, 16, "none")]
+
+
+class Reference(NamedTuple):
+    logits: np.ndarray  # (h, ..., n, n): B_i(x_r, x_j) = q·k, before the scale
+    A: np.ndarray  # (h, ..., n, n)
+    heads: list  # h arrays (..., n, d_k)
+    output: np.ndarray  # (..., n, d)
+
+
+def reference(X, W_Q, W_K, W_V, W_O, h: int, scale: float) -> Reference:
+    """Multi-head attention one head at a time, like the seed's loop, for X (n, d) or a batch (B, n, d)."""
+    d_k = D // h
+    logits, A, heads = [], [], []
+    for i in range(h):
+        block = slice(i * d_k, (i + 1) * d_k)
+        B = (X @ W_Q[:, block]) @ np.swapaxes(X @ W_K[:, block], -1, -2)
+        e = np.exp(B * scale - (B * scale).max(-1, keepdims=True))
+        logits.append(B)
+        A.append(e / e.sum(-1, keepdims=True))
+        heads.append(A[-1] @ (X @ W_V[:, block]))
+    return Reference(np.stack(logits), np.stack(A), heads, np.concatenate(heads, -1) @ W_O)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def trained():
+    trainer.train_here(limits.EXAMPLE_TRAINING_SEED)  # the trained layer, here rather than in a child
+
+
+def final_weights(h: int, seed: int = limits.EXAMPLE_TRAINING_SEED, k: int = -1) -> list:
+    snapshot = trainer.training_runs(seed)[h].snapshots[k]
+    return [snapshot[w] for w in training.WEIGHTS]
+
+
+def example_inputs(c: Case) -> tuple[np.ndarray, list]:
+    """X and [W_Q, W_K, W_V, W_O] of the worked example: the seed's draw, or the learning lab's trained layer on an
+    input of its task."""
+    if c.weights == "random":
+        ex = core.worked_example(c.seed, c.size)
+        return ex.X, list(ex[1:5])
+    return training.task_example(c.seed, c.size)[0], final_weights(c.h)
+
+
+def computed(c: Case) -> tuple[np.ndarray, list, Reference]:
+    X, W = example_inputs(c)
+    return X, W, reference(X, *W, c.h, c.softmax_scale)
+
+
+def clusters(size: int) -> np.ndarray:
+    return np.repeat(np.arange(3), size)
+
+
+# ------------------------------------------------------------------ the worked example's sentences
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_scale_sentence(c):
+    _, _, ref = computed(c)
+    text = model_bar.update_scale_text(c.controls)
+    z = ref.logits * c.softmax_scale
+    spread = z.std(axis=-1).mean()
+    ratio = (ref.A.max(-1) / ref.A.min(-1)).mean()  # a row's largest weight over its smallest, on average
+    check_numbers(text, [c.softmax_scale, spread, ref.A.max(-1).mean(), 1, c.n, 1 / c.n, ratio])
+    flat = spread < 0.5
+    assert ("Lower τ" in text and "sharpen" in text) == flat and ("Raise τ to flatten" in text) == (not flat)
+    assert ("Random weights" in text) == (flat and c.weights == "random")
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_worked_sentence(c):
+    _, _, ref = computed(c)
+    text = fire(example.update_heatmaps, worked(**c.controls), cell())[1]
+    i, r, j = np.unravel_index(ref.A.argmax(), ref.A.shape)
+    largest = ref.A[i, r, j]
+    drawn = [c.seed] if c.weights == "random" else [c.h, limits.EXAMPLE_TRAINING_SEED, training.STEPS, c.seed]
+    check_numbers(text, [c.n, D, c.size, c.h, D // c.h, *drawn, c.softmax_scale, r, j, largest, largest * c.n,
+                         1, c.n, 1 / c.n])
+    assert f"{figures.head_label(int(i))}[{r}, {j}]" in text
+    random = "tokens and weights drawn from seed" in text
+    assert random == (c.weights == "random") and ("the learning lab's layer trained" in text) == (not random)
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_forms_sentence(c):
+    X, (W_Q, W_K, _, _), _ = computed(c)
+    d_k = D // c.h
+    ranks = [np.linalg.matrix_rank(W_Q[:, i * d_k:(i + 1) * d_k] @ W_K[:, i * d_k:(i + 1) * d_k].T)
+             for i in range(c.h)]
+    text = fire(forms.update_forms, worked(**c.controls), cell())[2]
+    said = ranks[:1] if len(set(ranks)) == 1 else ranks
+    directions = [d_k, D] if 1 < d_k < D else []
+    check_numbers(text, [c.h, D, d_k, d_k, *said, *directions])
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_forward_sentence(c):
+    _, (_, _, _, W_O), ref = computed(c)
+    text = forward.update_forward(worked(**c.controls))[1]
+    if c.h == 1:
+        check_numbers(text, [1])
+        return
+    d_k = D // c.h
+    sizes = [np.linalg.norm(ref.heads[i] @ W_O[i * d_k:(i + 1) * d_k]) for i in range(c.h)]
+    check_numbers(text, [d_k, *[v for i, size in enumerate(sizes) for v in (i + 1, size)]])
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_summary_caption(c):
+    _, _, ref = computed(c)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bits = -np.where(ref.A > 0, ref.A * np.log2(ref.A), 0).sum(-1).mean(-1)  # (h,)
+    same = clusters(c.size)[:, None] == clusters(c.size)[None, :]
+    own = (ref.A * same).sum(-1).mean(-1)
+    caption = texts(summary.update_summary(worked(**c.controls)).children[0])[0]
+    third = as_shown(1 / 3)
+    if c.h == 1:
+        check_numbers(caption, [bits[0], c.n, np.log2(c.n), own[0], third])
+        assert "sharpest" not in caption
+        return
+    shown_bits = [as_shown(b) for b in bits]
+    sharpest = [i + 1 for i, b in enumerate(shown_bits) if b == min(shown_bits)]
+    favour = [i + 1 for i, o in enumerate(own) if as_shown(o) > third]
+    check_numbers(caption, [*sharpest, min(bits), c.n, np.log2(c.n), *favour, third])
+    assert caption.startswith("Heads" if len(sharpest) > 1 else "Head")
+    assert ("no head puts more" in caption) == (not favour)
+
+
+def cells_of(c: Case, A: np.ndarray) -> list[tuple[int, int, int]]:
+    """The largest weight's cell, the last head's corner, and three more from a generator fixed per case."""
+    i, r, j = (int(v) for v in np.unravel_index(A.argmax(), A.shape))
+    rng = np.random.default_rng(c.h * 1000 + c.seed)
+    picks = [(int(rng.integers(c.h)), int(rng.integers(c.n)), int(rng.integers(c.n))) for _ in range(3)]
+    return [(i, r, j), (c.h - 1, c.n - 1, 0)] + picks
+
+
+@pytest.mark.parametrize("c", CASES, ids=str)
+def test_drilldown_sentence(c):
+    X, (W_Q, W_K, _, _), ref = computed(c)
+    d_k = D // c.h
+    for i, r, j in cells_of(c, ref.A):
+        block = slice(i * d_k, (i + 1) * d_k)
+        score = (X[r] @ W_Q[:, block]) @ (X[j] @ W_K[:, block])
+        row = ref.logits[i, r] * c.softmax_scale  # the softmax's input
+        rank = 1 + int((row > row[j]).sum())  # keys with a strictly larger scaled logit come first
+        panel = fire(drilldown.update_drilldown, worked(**c.controls), cell(i + 1, r, j))
+        text = texts(panel)[0]
+        check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale,
+                             *([rank] if rank > 1 else []), r, c.n, 1, r, j, ref.A[i, r, j], 1, c.n, 1 / c.n])
+        assert ("the very largest" in text) == (rank == 1)
+
+
+@pytest.mark.parametrize("place", [0, 1, 4])
+def test_drilldown_rank_shares_a_tie(place):
+    """A key tied with key j does not push j down: tied for the largest, both are "the very largest"."""
+    ex, result = state.model(state.Setting(4, 0))
+    path = explain.cell_path(ex.X, result, 1, 3, 0)
+    order = np.argsort(-path.logits)
+    j, above = int(order[place + 1]), int(order[place])
+    logits = path.logits.copy()
+    logits[j] = logits[above]  # key j ties with the key ranked just above it
+    text = texts(tables.explanation(path._replace(logits=logits), 1, 3, j))[0]
+    rank = place + 1
+    assert ("the very largest" in text) if rank == 1 else (f" the {rank}" in text and "the very" not in text)
+
+
+# ------------------------------------------------------------------ the equivariance verdict
+
+
+def sinusoids(n: int) -> np.ndarray:
+    r, k = np.arange(n)[:, None], np.arange(D // 2)[None, :]
+    E = np.empty((n, D))
+    E[:, 0::2], E[:, 1::2] = np.sin(r / 10000 ** (2 * k / D)), np.cos(r / 10000 ** (2 * k / D))
+    return E
+
+
+@pytest.mark.parametrize("c, perm, positions", [
+    (Case(4, 0), np.random.default_rng(1).permutation(12), False),
+    (Case(2, 2, 7, "tau", -4, "trained"), np.random.default_rng(2).permutation(21), False),
+    (Case(8, 0), np.r_[1, 0, 2:12], True),  # the gap is about 0.09: not rounding, however small
+    (Case(2, 2, 7, "tau", -4, "trained"), np.random.default_rng(2).permutation(21), True),
+    (Case(1, 3, 2, "none"), np.r_[5, 4, 3, 2, 1, 0], True),
+], ids=["h4", "trained", "swap-with-E", "trained-with-E", "reversed-with-E"])
+def test_equivariance_verdict(c, perm, positions):
+    X, W, _ = computed(c)
+    E = sinusoids(c.n) if positions else np.zeros_like(X)
+    plain = reference(X + E, *W, c.h, c.softmax_scale)
+    permuted = reference(X[perm] + E, *W, c.h, c.softmax_scale)
+    output_gap = np.linalg.norm(permuted.output - plain.output[perm])
+    attention_gap = max(np.linalg.norm(permuted.A[i] - plain.A[i][perm][:, perm]) for i in range(c.h))
+    verdict = equivariance.update_equivariance({**worked(**c.controls), "perm": " ".join(map(str, perm)),
+                                                "positions": positions, "head": 1})[2]
+    text = " ".join(texts(verdict))
+    rounding = output_gap < 1e-9  # the verdict's line between rounding and a real gap
+    check_numbers(text, [Under(1e-12), Under(1e-12)] if rounding else [output_gap, attention_gap])
+    assert ("not equivariant" not in text) == rounding and ("+ E" in text) == positions
+
+
+# ------------------------------------------------------------------ a head index stays within 1..h
+
+
+@pytest.mark.parametrize("h", core.HEAD_CHOICES)
+def test_no_head_past_h(h):
+    assert limits.head_index(h + 1, h) is None and limits.head_index(h, h) == h - 1
+    assert limits.cell(h + 1, 0, 0, h, 12)[0] is None and limits.cell(h, 0, 0, h, 12)[0] == (h - 1, 0, 0)
+    panel = fire(drilldown.update_drilldown, worked(h, 0), cell(h + 1, 0, 1))
+    assert panel.role == "alert" and f"no head {h + 1}" in panel.children
+    attention = equivariance.update_equivariance({**worked(h, 0), "perm": limits.DEFAULT_PERM, "positions": False,
+                                                  "head": h + 1})[1]
+    assert attention["layout"]["annotations"][0]["text"].startswith(f"<b>{figures.head_label(0)}(")  # head 1's
+
+
+# ------------------------------------------------------------------ the learning lab's sentences
+
+
+def masses(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per head, the mean weight a token puts on its own cluster and on the next: A is (h, B, n, n)."""
+    c = clusters(4)
+    own, nxt = c[:, None] == c[None, :], (c[:, None] + 1) % 3 == c[None, :]
+    return (A * own).sum(-1).mean(axis=(1, 2)), (A * nxt).sum(-1).mean(axis=(1, 2))
+
+
+def shown_learning(seed=0) -> dict:
+    return {"seed": seed, "ready": seed}
+
+
+@pytest.mark.parametrize("h", core.HEAD_CHOICES)
+@pytest.mark.parametrize("k", [0, 5, 20])
+def test_roles_sentence(h, k):
+    seed, step = 0, limits.TRAINING_STEPS[k]
+    W = final_weights(h, seed, k)
+    shown_map = reference(training.display_example(seed), *W, h, 1 / np.sqrt(D // h)).A
+    own, nxt = masses(reference(state.mass_examples(seed), *W, h, 1 / np.sqrt(D // h)).A)
+    text = learning.update_learning_heads({**shown_learning(seed), "h": h, "step": step, "display": displayed()})[1]
+    check_numbers(text, [step, *[v for pair in zip(own, nxt) for v in pair], shown_map.max(), 1 / 12])
+    if h > 1:
+        for part, o, x in zip(text.split("; "), own, nxt):
+            picked = max(as_shown(o), as_shown(x)) > 0.5
+            assert ("not picked" in part) == (not picked)
+            assert ("its own" in part) == (picked and as_shown(o) > as_shown(x))
+
+
+def test_loss_sentence():
+    seed = 0
+    X, Y = training.test_set(seed)
+    losses = {h: np.mean((reference(X, *final_weights(h, seed), h, 1 / np.sqrt(D // h)).output - Y) ** 2)
+              for h in core.HEAD_CHOICES}
+    text = learning.update_learning_loss({**shown_learning(seed), "display": displayed()})[1]
+    check_numbers(text, [seed, training.STEPS, *[v for h in core.HEAD_CHOICES for v in (h, losses[h])],
+                         1, 3, 8, 3 / 8])
+    one, line = as_shown(losses[1], 3), as_shown(3 / 8, 3)
+    assert f"ended {'below' if one < line else 'above' if one > line else 'on'} the dashed line" in text
+
+
+@lru_cache(maxsize=None)
+def trained_on_test_set(h: int) -> tuple[np.ndarray, np.ndarray, Reference]:
+    X, Y = training.test_set(0)
+    return X, Y, reference(X, *final_weights(h), h, 1 / np.sqrt(D // h))
+
+
+def surgery_loss(h: int, off=(), uniform=(), swap=None) -> float:
+    """The documented order: swap two heads' attention, then make some uniform, then switch some off."""
+    X, Y, ref = trained_on_test_set(h)
+    A = list(ref.A)
+    if swap:
+        A[swap[0]], A[swap[1]] = A[swap[1]], A[swap[0]]
+    for i in uniform:
+        A[i] = np.full_like(A[i], 1 / A[i].shape[-1])
+    d_k = D // h
+    W_V, W_O = final_weights(h)[2:]
+    heads = [np.zeros_like(ref.heads[i]) if i in off else A[i] @ (X @ W_V[:, i * d_k:(i + 1) * d_k])
+             for i in range(h)]
+    return float(np.mean((np.concatenate(heads, -1) @ W_O - Y) ** 2))
+
+
+@pytest.mark.parametrize("h, off, uniform, swap", [
+    (2, [1], [], None),
+    (2, [], [1], (0, 1)),  # the swap comes first: head 1 is uniform, head 2 has head 1's attention
+    (2, [1], [], (0, 1)),  # head 1's slot is off after the swap
+    (4, [2], [2], (1, 2)),  # off wins over uniform on the same head
+    (8, [1, 5], [3], (3, 6)),
+    (1, [], [], None),
+], ids=str)
+def test_surgery_sentences(h, off, uniform, swap):
+    view = {**shown_learning(), "h": h, "off": [i + 1 for i in off], "uniform": [i + 1 for i in uniform],
+            "swap": f"{swap[0] + 1}-{swap[1] + 1}" if swap else surgery.NO_SWAP}
+    first, second = (" ".join(texts(p)) for p in surgery.update_surgery(view).children)
+    before, after = surgery_loss(h), surgery_loss(h, off, uniform, swap)
+    touched = bool(off or uniform or swap)
+    check_numbers(first, [before, after, *([after / before] if touched else [])])
+    each_off = [v for i in range(h) for v in (i + 1, surgery_loss(h, off=[i]))]
+    check_numbers(second, [*each_off, 3, 8, 3 / 8])
