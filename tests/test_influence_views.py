@@ -1,9 +1,12 @@
 """The influence view as a forged request or a student sees it (dashboard/explorer/influence.py): every figure,
 table and sentence against numbers computed here with loops and finite differences, never with explain.py."""
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -11,7 +14,7 @@ from dash import Patch
 from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, explain, figures, trainer
-from dashboard.explorer import drilldown, influence
+from dashboard.explorer import drilldown, export, influence
 from dashboard.explorer.influence_tables import disagreement_text
 from dashboard.state import Setting, model
 from tests.dash_requests import arguments, callback_body, cell, gated_callbacks, worked
@@ -229,6 +232,38 @@ def test_the_drilldown_shows_the_path_from_weight_to_influence():
     assert rows[4][3] in {f"{rank}{end} of 12" for end in ("st", "nd", "rd", "th")}
     assert rows[0][3] in {f"{counted_rank(A[2, r])[j]}{end} of 12" for end in ("st", "nd", "rd", "th")}
     assert texts(panel)[0].startswith("q·k = ")  # the weight's own explanation comes first, as before
+
+
+def download(kind, head=None, query=None, key=None, h=4, seed=3):
+    with patch.object(export, "ctx") as ctx:
+        ctx.triggered_id = export.DOWNLOAD_CSV if kind == "csv" else export.DOWNLOAD_JSON
+        return export.download(1, 1, h, seed, 4, "seed", 0, "random", head, query, key)["content"]
+
+
+def test_export_carries_the_influence_and_the_selection():
+    X, *W = seed_worked_example(3)
+    _, A = seed_multi_head_attention(X, *W, 4)
+    out, values = loop_layer(X, W, 4)
+    state = json.loads(download("json", 2, 7, 1))
+    assert state["selection"] == {"head": 2, "query": 7, "key": 1}
+    np.testing.assert_allclose(state["influence_per_head"], A * np.linalg.norm(values, axis=-1)[:, None, :], atol=1e-12)
+    left_out = np.array([np.linalg.norm(loop_layer(X, W, 4, drop=j)[0] - out, axis=1) for j in range(12)]).T
+    np.testing.assert_allclose(state["leave_one_out"], left_out, atol=1e-12)
+    m = influence.measures(Setting(4, 3))
+    for name, exact in [("influence", m.layer), ("gradient_x_input", m.grad_input), ("value_size", m.value_size)]:
+        np.testing.assert_array_equal(np.array(state[name]), exact)  # to the last bit
+    assert np.array(state["head_switched_off"]).shape == np.array(state["head_total_influence"]).shape == (4, 12)
+    assert {"X", "W_O", "attention", "output", "h", "seed"} <= set(state)  # the existing keys stay
+    assert json.loads(download("json", 5, 0, 0))["selection"] is None  # no head 5 with h = 4
+    rows = list(csv.DictReader(io.StringIO(download("csv", 2, 7, 1))))
+    kinds = {name: [r for r in rows if r["matrix"] == name] for name in {r["matrix"] for r in rows}}
+    assert len(kinds["influence_per_head"]) == 4 * 144 and len(kinds["gradient_x_input"]) == 144
+    assert len(kinds["value_size"]) == len(kinds["head_switched_off"]) == 4 * 12
+    grad = np.zeros((12, 12))
+    for r in kinds["gradient_x_input"]:
+        grad[int(r["row"]), int(r["column"])] = float(r["value"])
+    np.testing.assert_array_equal(grad, m.grad_input)
+    assert [(r["head"], r["row"], r["column"]) for r in kinds["selection"]] == [("2", "7", "1")]
 
 
 def test_no_module_of_the_dashboard_is_over_350_lines():
