@@ -16,11 +16,11 @@ from ..figures import influence as fig
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import CELL, DISPLAYED, SETTING, gate
+from .ids import INFLUENCE
 from .influence_tables import disagreement_text, head_table, head_text, ranking_table
 from .ui import graph
 from .wiring import callback
 
-INFLUENCE = "influence"  # N^(i), one panel per head
 INFLUENCE_LAYER = "influence-layer"  # N, leave one out, gradient x input
 RANKING = "influence-ranking"
 RANKING_TEXT = "influence-text"
