@@ -67,7 +67,8 @@ def layout() -> html.Div:
                 [graph(INFLUENCE_LAYER)]),
             html.H4("Where they disagree", className="h6"),
             html.P(id=RANKING_TEXT, className="prose live-text", **{"aria-live": "polite"}),
-            html.Div(id=RANKING, className="influence-ranking-box mb-4"),
+            html.Div(id=RANKING, className="influence-ranking-box mb-4", tabIndex="0", role="region",  # scrolls: keys
+                     **{"aria-label": "the selected query's keys under every measure"}),
             html.H4("Heads: sharp is not the same as important", className="h6"),
             _beside(
                 [html.P("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is everything it moves there; "
