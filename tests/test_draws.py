@@ -16,7 +16,8 @@ from tests.browser import wait_until
 pytestmark = pytest.mark.browser
 
 # the worked example's figures that depend on h (the tokens do not)
-AFFECTED = ("blocks", "forward", "bilinear-forms", "bilinear-logits", "heatmaps", "cube")
+AFFECTED = ("blocks", "forward", "bilinear-forms", "bilinear-logits", "heatmaps", "cube", "influence",
+            "influence-layer", "influence-heads")
 # Each affected graph shows h heads: Q/K/V with h column blocks each, h heatmaps, h planes.
 SHOWS = """h => {
   const gd = id => document.querySelector(`#${id} .js-plotly-plot`);

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard.explorer import drilldown, example, forms, forward, gate, mixing
+from dashboard.explorer import drilldown, example, forms, forward, gate, influence, mixing
 from dashboard.explorer.worked import WORKED_CELL
 from dashboard.figures import Display
 from dashboard.state import Setting
@@ -122,7 +122,7 @@ def test_every_selectable_graph_is_wired_to_a_click():
     from dashboard.explorer.wiring import CALLBACKS
 
     clicked = {deps[-1].component_id for name, deps, _ in CALLBACKS.client if name == "pickCell"}
-    assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI}
+    assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI, influence.INFLUENCE}
     assert gate.CELL.fields["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
     assert WORKED_CELL.fields == mixing.MIXING_CELL.fields == list(gate.CELL.fields)
 

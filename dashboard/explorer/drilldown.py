@@ -17,6 +17,7 @@ from ..state import model
 from ..tables import explanation
 from ..urls import url_param
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
+from .influence_tables import cell_table
 from .wiring import callback
 from .worked import WORKED, WORKED_CELL
 
@@ -57,4 +58,5 @@ def update_drilldown(controls, cell):
         return html.P(message, className="text-danger small", role="alert")
     ex, result = model(s)
     i, r, j = selected
-    return explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
+    return html.Div([explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j),
+                     cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j)])

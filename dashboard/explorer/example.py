@@ -13,7 +13,7 @@ from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
 from ..state import SETTINGS_CACHED, Setting, model, tokens
-from . import drilldown, forms, forward, selection, summary
+from . import drilldown, forms, forward, influence, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
 from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, WEIGHTS, section_id
 from .ui import graph, head_buttons, markdown, text_beside_view
@@ -41,6 +41,7 @@ def layout() -> html.Section:
             graph(HEATMAPS, className="mb-2"),
             summary.layout(),
             drilldown.layout(),
+            influence.layout(),
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, "bring forward", include_all=True),

@@ -11,7 +11,8 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
 from ..state import Setting, model
-from .ids import HEADS, SCALE, SEED, SIZE, TAU, URL, WEIGHTS
+from . import influence
+from .ids import HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAU, URL, WEIGHTS
 from .wiring import callback, clientside_callback
 
 DOWNLOAD_JSON = "download-json"
@@ -21,7 +22,8 @@ COPY_LINK = "copy-link"
 LINK = "share-link"
 LINK_STATUS = "share-status"
 STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), State(SCALE, "value"),
-         State(TAU, "value"), State(WEIGHTS, "value"))
+         State(TAU, "value"), State(WEIGHTS, "value"), State(SEL_HEAD, "value"), State(SEL_QUERY, "value"),
+         State(SEL_KEY, "value"))
 
 
 def layout() -> html.Div:
@@ -39,7 +41,7 @@ def layout() -> html.Div:
     )
 
 
-def state_matrices(s: Setting) -> dict:
+def state_matrices(s: Setting, cell=(None, None, None)) -> dict:
     """The current state: the controls, and X, the weights, the attention cube and the output as nested lists."""
     ex, r = model(s)
     return {
@@ -47,6 +49,7 @@ def state_matrices(s: Setting) -> dict:
         "scale": {"choice": s.scale, "tau": s.temperature if s.scale == "tau" else None, "value": r.scale},
         "X": ex.X.tolist(), "W_Q": ex.W_Q.tolist(), "W_K": ex.W_K.tolist(), "W_V": ex.W_V.tolist(),
         "W_O": ex.W_O.tolist(), "attention": r.A.tolist(), "output": r.output.tolist(),
+        **influence.export_state(s, cell),  # the influence arrays and the selected cell
     }
 
 
@@ -63,15 +66,16 @@ def as_csv(state: dict) -> str:
         rows.writerows([name, "", r, c, repr(v)] for r, line in enumerate(state[name]) for c, v in enumerate(line))
     rows.writerows(["attention", i + 1, r, c, repr(v)] for i, head in enumerate(state["attention"])
                    for r, line in enumerate(head) for c, v in enumerate(line))
+    rows.writerows(influence.csv_rows(state))
     return out.getvalue()
 
 
 @callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_JSON, "n_clicks"), Input(DOWNLOAD_CSV, "n_clicks"), *STATE,
           prevent_initial_call=True)
-def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights):
+def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights, head=None, query=None, key=None):
     """json.dumps writes each float with Python's repr, which reads back to the same float64."""
     s = Setting.parse(h, seed, size, scale, tau, weights)
-    state = state_matrices(s)
+    state = state_matrices(s, (head, query, key))
     if ctx.triggered_id == DOWNLOAD_CSV:
         return {"content": as_csv(state), "filename": filename(s, "csv"), "type": "text/csv"}
     return {"content": json.dumps(state), "filename": filename(s, "json"), "type": "application/json"}

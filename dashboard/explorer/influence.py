@@ -1,0 +1,179 @@
+"""Attention is not only a weight: what key j adds to output r through head i is A^(i)_rj v_j^(i) W_O^(i)
+(Kobayashi et al. 2020), so a large weight on a short value moves the output little. This section of the worked
+example shows that influence per head and three measures of the whole layer beside the weights, ranks the
+selected query's keys by each, and puts each head's effect beside its entropy. The math is explain.py's."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import dash_bootstrap_components as dbc
+from dash import Output, Patch, html
+
+from .. import explain, limits
+from ..figures import Display
+from ..figures import influence as fig
+from ..state import SETTINGS_CACHED, Setting, model
+from . import selection
+from .gate import CELL, DISPLAYED, SETTING, gate
+from .ids import INFLUENCE
+from .influence_tables import disagreement_text, head_table, head_text, ranking_table
+from .ui import graph
+from .wiring import callback
+
+INFLUENCE_LAYER = "influence-layer"  # N, leave one out, gradient x input
+RANKING = "influence-ranking"
+RANKING_TEXT = "influence-text"
+HEAD_EFFECTS = "influence-heads"
+HEAD_TEXT = "influence-heads-text"
+HEAD_TABLE = "influence-heads-table"
+
+# The figures and the ranking wait for either graph; a click passes only the cell's gate: outlines and a new
+# ranking, no figure redrawn. The heads' part waits for its own graph, further down.
+INFLUENCE_GATE = gate("influence", ("example",), {"setting": SETTING, "display": DISPLAYED},
+                      watch=(INFLUENCE, INFLUENCE_LAYER))
+INFLUENCE_CELL = gate("influence-cell", ("example",), {"cell": CELL}, watch=(INFLUENCE, INFLUENCE_LAYER))
+HEADS_GATE = gate("influence-heads", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(HEAD_EFFECTS,))
+
+
+def _beside(text: list, view: list) -> dbc.Row:
+    return dbc.Row([dbc.Col(text, lg=5, className="explain prose"), dbc.Col(view, lg=7, className="view")],
+                   className="g-4 mb-4 align-items-start")
+
+
+def layout() -> html.Div:
+    return html.Div(
+        [
+            html.H3("A large weight, a small effect?", className="h5"),
+            _beside(
+                [html.P("Output r is a sum over heads and keys: output_r = Σᵢ Σⱼ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾, where "
+                        "v_j⁽ⁱ⁾ is key j's value in head i (d/h numbers) and W_O⁽ⁱ⁾ the row block of W_O that "
+                        "reads head i. So what key j adds to output r through head i is a vector, and its size"),
+                 html.P("N⁽ⁱ⁾_rj = ‖A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖ = A⁽ⁱ⁾_rj × ‖v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖", className="formula-text"),
+                 html.P("is the weight times the length of the key's value as the head writes it into the output "
+                        "(Kobayashi et al. 2020, “Attention is Not Only a Weight”). A large weight on a short "
+                        "value moves the output little; a small weight on a long one can move it more. Click a "
+                        "cell to follow its path in the drill-down above.")],
+                [graph(INFLUENCE)]),
+            _beside(
+                [html.P("Three measures of key j's effect on output r through the whole layer, all lengths in "
+                        "the output space:"),
+                 html.Ul([html.Li("N_rj = ‖Σᵢ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: the heads' pieces for key j added up "
+                                  "first, so they can cancel;"),
+                          html.Li("leave key j out: drop it from every head's softmax (the other weights grow to "
+                                  "fill its share) and measure how far output r moves;"),
+                          html.Li("gradient × input ‖(∂ output_r / ∂ x_j) x_j‖: x_j is a value, a key (it moves "
+                                  "its own weights) and, for r = j, the query, exactly through the softmax.")])],
+                [graph(INFLUENCE_LAYER)]),
+            html.H4("Where they disagree", className="h6"),
+            html.P(id=RANKING_TEXT, className="prose live-text", **{"aria-live": "polite"}),
+            html.Div(id=RANKING, className="influence-ranking-box mb-4", tabIndex="0", role="region",  # scrolls: keys
+                     **{"aria-label": "the selected query's keys under every measure"}),
+            html.H4("Heads: sharp is not the same as important", className="h6"),
+            _beside(
+                [html.P("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is everything it moves there; "
+                        "switching the head off (head_i = 0, as in the learning lab's surgery) changes output r by "
+                        "‖(head_i W_O⁽ⁱ⁾)_r‖, which is smaller where the keys' pieces point different ways and "
+                        "cancel. A head can attend sharply, with a low entropy, and still matter little."),
+                 html.P(id=HEAD_TEXT, className="live-text", **{"aria-live": "polite"}),
+                 html.Div(id=HEAD_TABLE)],
+                [graph(HEAD_EFFECTS)]),
+        ],
+        className="influence mb-4",
+    )
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def measures(s: Setting) -> explain.Influence:
+    ex, r = model(s)
+    return explain.influence(r, ex.W_O)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def influence_figures(s: Setting, display: Display) -> tuple[dict, dict]:
+    m = measures(s)
+    return fig.per_head_influence(m.per_head, display), \
+        fig.layer_influence(m.layer, m.leave_one_out, m.grad_input, display)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def heads_view(s: Setting, display: Display) -> tuple[dict, str, html.Table]:
+    ex, r = model(s)
+    effect = explain.head_effects(r, measures(s), ex.W_O)
+    entropy = explain.head_summaries(r.A, ex.cluster).entropy
+    return fig.head_effects(effect.total, effect.switched_off, display), head_text(entropy, effect), \
+        head_table(entropy, effect, s.n)
+
+
+def ranking(s: Setting, i: int, r: int) -> explain.QueryRanking:
+    return explain.query_ranking(model(s)[1], measures(s), i, r)
+
+
+def _with_shapes(figure: dict, shapes: list[dict]) -> dict:
+    return {**figure, "layout": {**figure["layout"], "shapes": shapes}}
+
+
+@callback(Output(INFLUENCE, "figure"), Output(INFLUENCE_LAYER, "figure"), Output(RANKING_TEXT, "children"),
+          Output(RANKING, "children"), INFLUENCE_GATE.input, INFLUENCE_CELL.input, prevent_initial_call=True)
+def update_influence(controls, cell):
+    """N^(i) and the layer's measures with the selected cell outlined, and the selected query's keys ranked. A
+    click patches the outlines and ranks again."""
+    view, chosen = INFLUENCE_GATE.read(controls), INFLUENCE_CELL.read(cell).cell
+    s = view.setting
+    selected, message = limits.cell(*chosen, s.h, s.n)
+    if selected is None:
+        text, table, layer_shapes = message, html.P(message, className="text-danger small", role="alert"), []
+    else:
+        i, r, j = selected
+        q = ranking(s, i, r)
+        text, table, layer_shapes = disagreement_text(q), ranking_table(q, j), fig.layer_outlines(r, j)
+    if selection.only_the_cell_changed(INFLUENCE_CELL, INFLUENCE_GATE):
+        layer = Patch()
+        layer["layout"]["shapes"] = layer_shapes
+        return selection.outline_patch(chosen, s), layer, text, table
+    per_head, layer = influence_figures(s, view.display)
+    return selection.with_outline(per_head, chosen, s), _with_shapes(layer, layer_shapes), text, table
+
+
+@callback(Output(HEAD_EFFECTS, "figure"), Output(HEAD_TEXT, "children"), Output(HEAD_TABLE, "children"),
+          HEADS_GATE.input, prevent_initial_call=True)
+def update_heads(controls):
+    view = HEADS_GATE.read(controls)
+    return heads_view(view.setting, view.display)
+
+
+PER_HEAD = ("influence_per_head",)  # (h, n, n) [head, query r, key j]
+LAYER = ("influence", "leave_one_out", "gradient_x_input")  # (n, n) [query r, key j]
+BY_KEY, BY_OUTPUT = ("value_size",), ("head_total_influence", "head_switched_off")  # (h, n): [head, key j], [head, r]
+
+
+def export_state(s: Setting, cell) -> dict:
+    """The influence arrays for "download JSON" and "download CSV" (explorer/export.py), as nested lists, and
+    the selected cell {"head": 1..h, "query", "key"} (None when it is not one of this setting's)."""
+    m = measures(s)
+    ex, r = model(s)
+    effect = explain.head_effects(r, m, ex.W_O)
+    selected, _ = limits.cell(*cell, s.h, s.n)
+    return {"influence_per_head": m.per_head.tolist(), "influence": m.layer.tolist(),
+            "leave_one_out": m.leave_one_out.tolist(), "gradient_x_input": m.grad_input.tolist(),
+            "value_size": m.value_size.tolist(), "head_total_influence": effect.total.tolist(),
+            "head_switched_off": effect.switched_off.tolist(),
+            "selection": None if selected is None else {"head": selected[0] + 1, "query": selected[1],
+                                                        "key": selected[2]}}
+
+
+def csv_rows(state: dict):
+    """The export's CSV rows for the influence arrays: matrix, head, row, column, value (explorer/export.py)."""
+    for name in PER_HEAD:
+        yield from ([name, i + 1, r, c, repr(v)] for i, head in enumerate(state[name]) for r, line in enumerate(head)
+                    for c, v in enumerate(line))
+    for name in LAYER:
+        yield from ([name, "", r, c, repr(v)] for r, line in enumerate(state[name]) for c, v in enumerate(line))
+    for name in BY_KEY + BY_OUTPUT:
+        yield from ([name, i + 1, *(("", k) if name in BY_KEY else (k, "")), repr(v)]
+                    for i, line in enumerate(state[name]) for k, v in enumerate(line))
+    if state["selection"] is not None:
+        yield ["selection", state["selection"]["head"], state["selection"]["query"], state["selection"]["key"], ""]
+
+
+selection.clickable(INFLUENCE)

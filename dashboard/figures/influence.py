@@ -1,0 +1,56 @@
+"""Attention is not only a weight: what each key adds to each output, per head and through the whole layer, and
+what each head does to each output. Arrays in, figure dicts out; every number a norm in the output space R^d."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import DESKTOP, SUPERSCRIPT, Display, cell_outline, heatmap_grid
+
+# ColorBrewer "Greens", sequential and colour-blind safe: not the weights' purple, so the two never pass for
+# one another, and the selection's vermilion outline stands out on it.
+INFLUENCE_SCALE = [[k / 8, c] for k, c in enumerate(
+    ("#f7fcf5", "#e5f5e0", "#c7e9c0", "#a1d99b", "#74c476", "#41ab5d", "#238b45", "#006d2c", "#00441b"))]
+HEAD_EFFECT_TITLES = ("total influence Σⱼ N⁽ⁱ⁾", "switched off: ‖Δ output‖")
+LAYER_TITLES = ("N = ‖Σᵢ A⁽ⁱ⁾ v W_O⁽ⁱ⁾‖", "leave key j out: ‖Δ output‖", "gradient × input")
+
+
+def influence_label(i: int) -> str:
+    """'N⁽³⁾' for head index 2."""
+    return "N" + f"({i + 1})".translate(SUPERSCRIPT)
+
+
+def per_head_influence(N: np.ndarray, display: Display = DESKTOP) -> dict:
+    """N^(i)_rj = A^(i)_rj ‖v_j^(i) W_O^(i)‖, (h, n, n): one panel per head, as the attention heatmaps."""
+    return heatmap_grid(N, [influence_label(i) for i in range(len(N))], display=display, colorscale=INFLUENCE_SCALE,
+                        colorbar_title="‖A v W_O‖", value_name="N")
+
+
+def layer_influence(layer: np.ndarray, leave_one_out: np.ndarray, grad_input: np.ndarray,
+                    display: Display = DESKTOP) -> dict:
+    """The three measures of the whole layer, each (n, n) [query r, key j], on one scale: all are lengths of
+    vectors in the output space."""
+    return heatmap_grid([layer, leave_one_out, grad_input], list(LAYER_TITLES), max_cols=3, display=display,
+                        colorscale=INFLUENCE_SCALE, colorbar_title="size", value_name="size", panel_px=300)
+
+
+def layer_outlines(r: int, j: int) -> list[dict]:
+    """The selected query and key outlined on each of the layer's three panels."""
+    return [cell_outline(p, r, j) for p in range(len(LAYER_TITLES))]
+
+
+def head_effects(total: np.ndarray, switched_off: np.ndarray, display: Display = DESKTOP) -> dict:
+    """Each head's total influence Σ_j N^(i)_rj on each output r and the change of output r when the head is
+    switched off, both (h, n) [head, output r], one above the other on one scale. The cells are as wide as
+    the page allows, not square: h rows of up to 48 outputs."""
+    h, n = total.shape
+    heads = [f"head {i + 1}" for i in range(h)]
+    titles = HEAD_EFFECT_TITLES
+    fig = heatmap_grid([total, switched_off], list(titles), max_cols=1, display=display, colorscale=INFLUENCE_SCALE,
+                       colorbar_title="size", x_title="output r", y_title="", row_labels=[heads, heads],
+                       panel_px=60 + 24 * h)
+    for p, (trace, title) in enumerate(zip(fig["data"], titles)):
+        fig["layout"]["yaxis" + ("" if p == 0 else str(p + 1))].pop("scaleanchor")
+        trace["text"] = [[head] * n for head in heads]  # the hover names the head, not its row index
+        trace["hovertemplate"] = f"{title}<br>%{{text}}<br>output r = %{{x}}<br>size = %{{z:.3f}}<extra></extra>"
+    return fig

@@ -1,0 +1,272 @@
+"""The influence view as a forged request or a student sees it (dashboard/explorer/influence.py): every figure,
+table and sentence against numbers computed here with loops and finite differences, never with explain.py."""
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from unittest.mock import patch
+
+import numpy as np
+import pytest
+from dash import Patch
+from dash.exceptions import PreventUpdate
+
+from dashboard import create_app, explain, figures, trainer
+from dashboard.explorer import drilldown, export, influence
+from dashboard.explorer.influence_tables import disagreement_text
+from dashboard.state import Setting, model
+from tests.dash_requests import arguments, callback_body, cell, gated_callbacks, worked
+from tests.seed_reference import seed_multi_head_attention, seed_worked_example
+from tests.test_explain_views import table_rows, texts
+from tests.test_gates import forgeries
+from tests.test_influence import finite_difference_gradient_times_input, hand_picked, loop_layer
+from tests.util import decode, fire, patch_assignments
+
+SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}
+F4 = {"rtol": 1e-5, "atol": 1e-6}  # the figures travel as float32
+
+
+def draw(h, seed, selected, changed=None, **model_controls):
+    """The influence figures, sentence and table for the worked gate's data and the cell's."""
+    return fire(influence.update_influence, worked(h, seed, **{**SEED_MODEL, **model_controls}), cell(*selected),
+                changed=changed)
+
+
+def counted_rank(x):
+    return np.array([1 + sum(y > v for y in x) for v in x])
+
+
+@pytest.mark.parametrize("h", [1, 4, 8])
+def test_the_figures_hold_each_measure_and_outline_the_cell(h):
+    X, *W = seed_worked_example(6)
+    _, A = seed_multi_head_attention(X, *W, h)
+    out, values = loop_layer(X, W, h)
+    per_head, layer, _, _ = draw(h, 6, (h, 5, 9))
+    sizes = np.linalg.norm(values, axis=-1)  # (h, n)
+    for i, trace in enumerate(per_head["data"]):
+        np.testing.assert_allclose(decode(trace["z"]), A[i] * sizes[i][None, :], **F4)
+    N = np.array([[np.linalg.norm(sum(A[i, r, j] * values[i, j] for i in range(h))) for j in range(12)]
+                  for r in range(12)])
+    left_out = np.array([np.linalg.norm(loop_layer(X, W, h, drop=j)[0] - out, axis=1) for j in range(12)]).T
+    grad = np.linalg.norm(finite_difference_gradient_times_input(X, W, h, 1 / np.sqrt(8 // h)), axis=-1)
+    for trace, expected in zip(layer["data"], [N, left_out, grad]):
+        np.testing.assert_allclose(decode(trace["z"]), expected, **F4)
+    assert [(s["xref"], s["x0"] + s["x1"], s["y0"] + s["y1"]) for s in per_head["layout"]["shapes"]] == \
+        [(f"x{h}" if h > 1 else "x", 18, 10)]  # head h's panel, key 9, query 5
+    assert [(s["xref"], s["x0"] + s["x1"], s["y0"] + s["y1"]) for s in layer["layout"]["shapes"]] == \
+        [("x", 18, 10), ("x2", 18, 10), ("x3", 18, 10)]
+    cached = influence.influence_figures(Setting(h, 6), figures.Display())
+    assert "shapes" not in cached[0]["layout"] and "shapes" not in cached[1]["layout"]  # the cache stays clean
+
+
+SENTENCE = re.compile(
+    r"In head (\d+), for query (\d+), key (\d+) moves most: (\d+)\w\w of (\d+) by weight \(A\S+\[\d+, \d+\] = "
+    r"([\d.]+)\) but (\d+)\w\w by influence \(N\S+\[\d+, \d+\] = [\d.]+ × ([\d.]+) = ([\d.]+)\)\. Its value "
+    r"through W_O is (short|long), ‖v\S+ W_O\S+‖ = ([\d.]+), and (?:each of the (\d+) keys that (?:pass it|it "
+    r"passes) has a (?:longer|shorter) one \(([\d.]+) to ([\d.]+)\)|the one key that (?:passes it|it passes), key "
+    r"\d+, has a (?:longer|shorter) one \(([\d.]+)\))\. Spearman's ρ between the two rankings: ([+-][\d.]+); the "
+    r"top keys (match|differ)")
+
+
+@pytest.fixture(scope="module")
+def trained():
+    trainer.training_runs(0)  # the worked example's trained layer is training seed 0's
+
+
+@pytest.mark.parametrize("h, seed, head, query, weights", [(4, 2, 3, 7, "random"), (8, 0, 6, 3, "random"),
+                                                           (2, 5, 1, 0, "random"), (4, 0, 2, 5, "trained")])
+def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, head, query, weights):
+    ex = model(Setting(h, seed, weights=weights))[0]
+    W = [ex.W_Q, ex.W_K, ex.W_V, ex.W_O]
+    _, A = seed_multi_head_attention(ex.X, *W, h)
+    sizes = np.linalg.norm(loop_layer(ex.X, W, h)[1][head - 1], axis=-1)  # (n,): ||v_j W_O^(i)||
+    a = A[head - 1, query]
+    N = a * sizes
+    ra, rn = counted_rank(a), counted_rank(N)
+    move = np.abs(rn - ra)
+    j = int(np.flatnonzero(move == move.max())[0])
+    _, _, text, _ = draw(h, seed, (head, query, 0), weights=weights)
+    found = SENTENCE.search(text)
+    assert found, text
+    g = found.groups()
+    assert (int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[6])) == (head, query, j, ra[j], 12, rn[j])
+    assert (float(g[5]), float(g[7]), float(g[8]), float(g[10])) == \
+        (round(a[j], 3), round(sizes[j], 3), round(N[j], 3), round(sizes[j], 3))
+    down = rn[j] > ra[j]
+    assert g[9] == ("short" if down else "long")
+    if down:  # the keys that pass it: not above it by weight, above it by influence
+        passing = [k for k in range(12) if a[k] <= a[j] and N[k] > N[j]]
+    else:  # the keys it passes
+        passing = [k for k in range(12) if a[k] > a[j] and N[k] <= N[j]]
+    shown = [float(g[14])] * 2 if g[11] is None else [float(g[12]), float(g[13])]
+    assert shown == [round(min(sizes[passing]), 3), round(max(sizes[passing]), 3)]
+    assert len(passing) == (1 if g[11] is None else int(g[11]))
+    assert all(sizes[k] > sizes[j] if down else sizes[k] < sizes[j] for k in passing)  # the why
+    assert len(set(a)) == len(set(N)) == 12  # no ties: the textbook formula for rho holds
+    assert float(g[15]) == round(1 - 6 * ((ra - rn) ** 2).sum() / (12 * 143), 2)
+    assert g[16] == ("match" if np.argmax(a) == np.argmax(N) else "differ")
+
+
+def test_the_hand_picked_sentence():
+    X, W, result = hand_picked()
+    text = disagreement_text(explain.query_ranking(result, explain.influence(result, W[3]), 0, 0))
+    assert text == ("In head 1, for query 0, key 0 moves most: 1st of 4 by weight (A⁽¹⁾[0, 0] = 0.774) but 3rd by "
+                    "influence (N⁽¹⁾[0, 0] = 0.774 × 0.050 = 0.039). Its value through W_O is short, "
+                    "‖v⁽¹⁾_0 W_O⁽¹⁾‖ = 0.050, and each of the 2 keys that pass it has a longer one (1.000 to 1.200). "
+                    "Spearman's ρ between the two rankings: +0.20; the top keys differ (key 0 by weight, key 2 by "
+                    "influence).")
+
+
+def test_the_ranking_table_lists_every_key_under_every_measure():
+    h, seed, head, query, key = 4, 8, 2, 6, 3
+    X, *W = seed_worked_example(seed)
+    _, A = seed_multi_head_attention(X, *W, h)
+    out, values = loop_layer(X, W, h)
+    _, _, _, table = draw(h, seed, (head, query, key))
+    rows = [[texts(c)[0] if texts(c) else "" for c in row.children] for row in table.children[2].children]
+    value = lambda text: float(text.split(" (")[0])  # noqa: E731
+    rank_of = lambda text: int(text.split("(")[1].rstrip(")"))  # noqa: E731
+    sizes = np.linalg.norm(values[head - 1], axis=-1)
+    a, mean = A[head - 1, query], A[:, query].mean(0)
+    N_layer = [np.linalg.norm(sum(A[i, query, j] * values[i, j] for i in range(h))) for j in range(12)]
+    left_out = [np.linalg.norm(loop_layer(X, W, h, drop=j)[0][query] - out[query]) for j in range(12)]
+    for j, row in enumerate(rows):
+        assert row[0] == str(j)
+        for shown, expected in [(row[1], a), (row[2], a * sizes), (row[4], mean), (row[5], N_layer),
+                                (row[6], left_out)]:
+            assert value(shown) == pytest.approx(expected[j], abs=5e-4 + 1e-12)
+            assert rank_of(shown) == counted_rank(np.asarray(expected))[j]
+        assert float(row[3]) == pytest.approx(sizes[j], abs=5e-4 + 1e-12)
+    assert "selected" in (table.children[2].children[key].className or "")
+    foot = [[texts(c)[0] if texts(c) else "" for c in row.children] for row in table.children[3].children]
+    ra, rn = counted_rank(a), counted_rank(a * sizes)
+    assert float(foot[0][2]) == round(1 - 6 * ((ra - rn) ** 2).sum() / (12 * 143), 2)
+    assert foot[1][2] == ("yes" if np.argmax(a) == np.argmax(a * sizes) else "no")
+
+
+def test_a_click_patches_the_outlines_and_ranks_the_new_query():
+    per_head, layer, text, table = draw(8, 0, (6, 3, 9), changed=[influence.INFLUENCE_CELL])
+    assert isinstance(per_head, Patch) and isinstance(layer, Patch)
+    (shapes,) = patch_assignments(per_head).values()
+    assert [(s["xref"], s["x0"] + s["x1"], s["y0"] + s["y1"]) for s in shapes] == [("x6", 18, 6)]
+    assert list(patch_assignments(layer)) == [("layout", "shapes")] and len(patch_assignments(layer)[
+        ("layout", "shapes")]) == 3
+    assert text.startswith("In head 6, for query 3") and len(table.children[2].children) == 12
+
+
+@pytest.mark.parametrize("selected, fragment", [((5, 0, 0), "no head 5 with h = 4"), ((1, 12, 0), "numbered 0 to 11"),
+                                                (("1", 0, 0), "Choose a head"), ((1, 0, None), "Choose a head"),
+                                                ((1, 0.5, 1), "Choose a head"), ((True, 0, 0), "Choose a head")])
+def test_a_selection_outside_the_cube_gets_the_apps_message(selected, fragment):
+    for changed in (None, [influence.INFLUENCE_CELL]):
+        per_head, layer, text, table = draw(4, 0, selected, changed=changed)
+        assert fragment in text and table.role == "alert"
+        shapes = patch_assignments(per_head)[("layout", "shapes")] if changed else per_head["layout"]["shapes"]
+        assert shapes == [] and (patch_assignments(layer)[("layout", "shapes")] if changed else
+                                 layer["layout"]["shapes"]) == []
+
+
+def test_forged_gate_data_gets_no_update_and_over_http_a_204():
+    ours = {influence.update_influence, influence.update_heads}
+    assert ours <= {fn for fn, *_ in gated_callbacks()}  # so tests/test_gates.py forges them too
+    client = create_app().server.test_client()
+    post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")  # noqa
+    forged = [f for f in forgeries() if f[0] in ours]
+    assert len(forged) >= 30
+    for fn, outputs, inputs, state, data in forged:
+        with pytest.raises(PreventUpdate):
+            fire(fn, *arguments(inputs, state, data))
+        assert post(callback_body(outputs, inputs, state, data)).status_code == 204
+
+
+@pytest.mark.parametrize("h", [1, 2, 8])
+def test_the_heads_view_puts_each_heads_effect_beside_its_entropy(h):
+    X, *W = seed_worked_example(4)
+    out, A = seed_multi_head_attention(X, *W, h)
+    _, values = loop_layer(X, W, h)
+    fig, text, table = fire(influence.update_heads, worked(h, 4, **SEED_MODEL))
+    d_k = 8 // h
+    total = np.array([[sum(A[i, r, j] * np.linalg.norm(values[i, j]) for j in range(12)) for r in range(12)]
+                      for i in range(h)])
+    off = np.zeros((h, 12))
+    for i in range(h):
+        W_O = W[3].copy()
+        W_O[i * d_k:(i + 1) * d_k] = 0
+        off[i] = np.linalg.norm(seed_multi_head_attention(X, *W[:3], W_O, h)[0] - out, axis=1)
+    np.testing.assert_allclose(decode(fig["data"][0]["z"]), total, **F4)
+    np.testing.assert_allclose(decode(fig["data"][1]["z"]), off, **F4)
+    entropy = np.array([np.mean([-sum(p * np.log2(p) for p in row) for row in A[i]]) for i in range(h)])
+    means = off.mean(1)
+    if h == 1:
+        assert f"an output moves by {means[0]:.3f} on average" in text and f"{entropy[0]:.2f} bits" in text
+    else:
+        s, m = int(np.argmin(entropy)), int(np.argmax(means))
+        place = 1 + int((means > means[s]).sum())
+        assert text.startswith(f"Head {s + 1} is the sharpest ({entropy[s]:.2f} bits a row), and switching it off "
+                               f"moves an output by {means[s]:.3f} on average, the ")
+        assert f"{place}" in text.split("on average, the ")[1].split(" largest")[0]
+        assert (f"head {m + 1} matters most ({means[m]:.3f}" in text) == (m != s)
+    rows = [[texts(c)[0] for c in row.children] for row in table.children[2].children]
+    assert [float(r[1]) for r in rows] == pytest.approx(np.round(entropy, 2), abs=1e-9)
+    assert [float(r[2]) for r in rows] == pytest.approx(np.round(total.mean(1), 3), abs=1e-9)
+    assert [float(r[3]) for r in rows] == pytest.approx(np.round(means, 3), abs=1e-9)
+
+
+def test_the_drilldown_shows_the_path_from_weight_to_influence():
+    h, seed, head, r, j = 4, 9, 3, 5, 10
+    X, *W = seed_worked_example(seed)
+    _, A = seed_multi_head_attention(X, *W, h)
+    v = X[j] @ W[2][:, 4:6]  # head 3 of 4: columns 4 and 5
+    f = v @ W[3][4:6]  # the rows of W_O that read head 3
+    panel = fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), cell(head, r, j))
+    rows = table_rows(panel, "What key")
+    assert [row[0] for row in rows] == ["weight", "value", "into the output", "its length", "influence"]
+    cells = {row[0]: row[2] for row in rows}
+    assert cells["weight"] == f"{A[2, r, j]:.3f}" and cells["its length"] == f"{np.linalg.norm(f):.3f}"
+    assert cells["value"] == "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"
+    assert cells["influence"] == f"{A[2, r, j]:.3f} × {np.linalg.norm(f):.3f} = {A[2, r, j] * np.linalg.norm(f):.3f}"
+    N_row = A[2, r] * np.linalg.norm(X @ W[2][:, 4:6] @ W[3][4:6], axis=1)
+    rank = counted_rank(N_row)[j]
+    assert rows[4][3] in {f"{rank}{end} of 12" for end in ("st", "nd", "rd", "th")}
+    assert rows[0][3] in {f"{counted_rank(A[2, r])[j]}{end} of 12" for end in ("st", "nd", "rd", "th")}
+    assert texts(panel)[0].startswith("q·k = ")  # the weight's own explanation comes first, as before
+
+
+def download(kind, head=None, query=None, key=None, h=4, seed=3):
+    with patch.object(export, "ctx") as ctx:
+        ctx.triggered_id = export.DOWNLOAD_CSV if kind == "csv" else export.DOWNLOAD_JSON
+        return export.download(1, 1, h, seed, 4, "seed", 0, "random", head, query, key)["content"]
+
+
+def test_export_carries_the_influence_and_the_selection():
+    X, *W = seed_worked_example(3)
+    _, A = seed_multi_head_attention(X, *W, 4)
+    out, values = loop_layer(X, W, 4)
+    state = json.loads(download("json", 2, 7, 1))
+    assert state["selection"] == {"head": 2, "query": 7, "key": 1}
+    np.testing.assert_allclose(state["influence_per_head"], A * np.linalg.norm(values, axis=-1)[:, None, :], atol=1e-12)
+    left_out = np.array([np.linalg.norm(loop_layer(X, W, 4, drop=j)[0] - out, axis=1) for j in range(12)]).T
+    np.testing.assert_allclose(state["leave_one_out"], left_out, atol=1e-12)
+    m = influence.measures(Setting(4, 3))
+    for name, exact in [("influence", m.layer), ("gradient_x_input", m.grad_input), ("value_size", m.value_size)]:
+        np.testing.assert_array_equal(np.array(state[name]), exact)  # to the last bit
+    assert np.array(state["head_switched_off"]).shape == np.array(state["head_total_influence"]).shape == (4, 12)
+    assert {"X", "W_O", "attention", "output", "h", "seed"} <= set(state)  # the existing keys stay
+    assert json.loads(download("json", 5, 0, 0))["selection"] is None  # no head 5 with h = 4
+    rows = list(csv.DictReader(io.StringIO(download("csv", 2, 7, 1))))
+    kinds = {name: [r for r in rows if r["matrix"] == name] for name in {r["matrix"] for r in rows}}
+    assert len(kinds["influence_per_head"]) == 4 * 144 and len(kinds["gradient_x_input"]) == 144
+    assert len(kinds["value_size"]) == len(kinds["head_switched_off"]) == 4 * 12
+    grad = np.zeros((12, 12))
+    for r in kinds["gradient_x_input"]:
+        grad[int(r["row"]), int(r["column"])] = float(r["value"])
+    np.testing.assert_array_equal(grad, m.grad_input)
+    assert [(r["head"], r["row"], r["column"]) for r in kinds["selection"]] == [("2", "7", "1")]
+
+
+def test_no_module_of_the_dashboard_is_over_350_lines():
+    root = Path(__file__).resolve().parents[1] / "dashboard"
+    long = {str(p.relative_to(root)): n for p in root.rglob("*.py") if (n := len(p.read_text().splitlines())) > 350}
+    assert long == {}
