@@ -119,7 +119,8 @@ def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> d
                                                      "head": head})])
 
 
-CLINIC_OUTPUTS = [(clinic.HEATMAPS, "figure"), (clinic.OUTPUT, "figure"), (clinic.HEADLINE, "children")]
+CLINIC_OUTPUTS = [(clinic.HEATMAPS, "figure"), (clinic.BUGGY, "figure"), (clinic.OUTPUT, "figure"),
+                  (clinic.HEADLINE, "children")]
 CLINIC_CHECK_OUTPUTS = [(clinic.TABLE, "children"), (clinic.CATCHES, "children"), (clinic.STORY, "children"),
                         (clinic.PICKER, "hidden"), (clinic.ANSWER_BOX, "hidden"), (clinic.POLL, "disabled")]
 

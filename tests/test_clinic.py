@@ -32,15 +32,15 @@ def cells(component) -> list[str]:
 
 
 @pytest.mark.parametrize("key", ["reshape", "kq", "no-wo"])
-def test_the_heatmaps_pair_each_head_with_its_buggy_twin(key):
-    heatmaps, outputs, headline = fire(clinic.update_clinic, clinic_data(bug=key))
+def test_the_heatmaps_show_each_head_of_both_layers(key):
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(bug=key))
     ex = worked_example(0)
     right, wrong = multi_head_attention(*ex[:5], 4), bugs.layer(*ex[:5], 4, bugs.BY_KEY[key])
-    z = [decode(t["z"]) for t in heatmaps["data"]]
-    np.testing.assert_allclose(z[0::2], right.A, rtol=1e-6)
-    np.testing.assert_allclose(z[1::2], wrong.A, rtol=1e-6)
-    titles = [a["text"] for a in heatmaps["layout"]["annotations"]]
-    assert titles[:2] == ["<b>A⁽¹⁾ correct</b>", "<b>A⁽¹⁾ with the bug</b>"]
+    np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], right.A, rtol=1e-6)
+    np.testing.assert_allclose([decode(t["z"]) for t in buggy["data"]], wrong.A, rtol=1e-6)
+    titles = [a["text"] for figure in (heatmaps, buggy) for a in figure["layout"]["annotations"]]
+    assert titles[0] == "<b>A⁽¹⁾ correct</b>" and titles[4] == "<b>A⁽¹⁾ with the bug</b>"
+    assert heatmaps["layout"]["coloraxis"] == buggy["layout"]["coloraxis"]  # one scale for both
     correct_out, buggy_out, difference = (decode(t["z"]) for t in outputs["data"])
     np.testing.assert_allclose(difference, wrong.output - right.output, rtol=1e-5, atol=1e-6)
     gaps = np.abs(wrong.A - right.A).max(axis=(1, 2))
@@ -53,16 +53,16 @@ def test_the_heatmaps_pair_each_head_with_its_buggy_twin(key):
 def test_the_model_bar_drives_the_clinic():
     """The setting's scale, size and trained weights reach both layers; with no scaling asked for, forgetting it
     changes nothing."""
-    _, _, headline = fire(clinic.update_clinic, clinic_data(bug="no-scale", scale="none"))
+    *_, headline = fire(clinic.update_clinic, clinic_data(bug="no-scale", scale="none"))
     assert "the mistake changes nothing" in headline
-    heatmaps, _, headline = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5))
+    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5))
     assert decode(heatmaps["data"][0]["z"]).shape == (18, 18) and "n = 18" in headline
     trained = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", weights="trained"))[0]
     assert not np.allclose(decode(trained["data"][0]["z"]), decode(heatmaps["data"][0]["z"])[:12, :12])
 
 
 def test_the_mask_bug_is_shown_beside_the_correct_causal_layer():
-    heatmaps, _, headline = fire(clinic.update_clinic, clinic_data(bug="mask-after"))
+    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(bug="mask-after"))
     correct = decode(heatmaps["data"][0]["z"])
     assert "both with a causal mask" in headline
     assert np.all(np.triu(correct, 1) == 0) and np.allclose(correct.sum(1), 1, atol=1e-6)
@@ -91,12 +91,12 @@ def test_the_tables_are_the_checks_verdicts():
 def test_mystery_mode_hides_the_bug():
     mystery = 17
     name = bugs.mystery(mystery).name
-    heatmaps, outputs, headline = fire(clinic.update_clinic, clinic_data(h=2, mystery=mystery, bug="kq"))
-    shown = json.dumps([heatmaps["layout"]["annotations"], outputs["layout"]["annotations"], headline])
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(h=2, mystery=mystery, bug="kq"))
+    shown = json.dumps([f["layout"]["annotations"] for f in (heatmaps, buggy, outputs)] + [headline])
     assert name not in shown and "mystery" in shown
-    z = [decode(t["z"]) for t in heatmaps["data"]]
+    z = [decode(t["z"]) for t in buggy["data"]]
     ex = worked_example(0)
-    np.testing.assert_allclose(z[1::2], bugs.layer(*ex[:5], 2, bugs.mystery(mystery)).A, rtol=1e-6)  # not kq's
+    np.testing.assert_allclose(z, bugs.layer(*ex[:5], 2, bugs.mystery(mystery)).A, rtol=1e-6)  # not kq's
     table, catches, story, picker_hidden, answer_hidden, _ = fire(clinic.update_checks,
                                                                   checks_data(h=2, mystery=mystery), 0)
     assert name not in str(table) + str(story) and "Mystery 17" in str(story)

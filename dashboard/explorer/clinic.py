@@ -32,7 +32,8 @@ ANSWER = "clinic-answer"
 SUBMIT = "clinic-submit"
 VERDICT = "clinic-verdict"
 HEADLINE = "clinic-headline"
-HEATMAPS = "clinic-heatmaps"
+HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
+BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
 OUTPUT = "clinic-output"
 STORY = "clinic-story"
 TABLE = "clinic-table"
@@ -94,10 +95,10 @@ def layout() -> html.Section:
         className="prose",
     )
     return html.Section(
-        [dbc.Row([dbc.Col(intro, lg=5, className="explain"), dbc.Col(controls, lg=7, className="view")],
+        [dbc.Row([dbc.Col(intro, lg=5, className="explain"),
+                  dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
+                           graph(HEATMAPS), graph(BUGGY), graph(OUTPUT)], lg=7, className="view")],
                  className="g-4 mb-3 align-items-start"),
-         html.P(id=HEADLINE, className="prose live-text", **{"aria-live": "polite"}),
-         graph(HEATMAPS), graph(OUTPUT),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
          html.Div(id=TABLE, className="clinic-table mt-3", tabIndex="0", role="region",
                   **{"aria-label": "the checks on both layers"}),
@@ -121,19 +122,21 @@ def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, str]:
+def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
+                                                                                                     str]:
     bug, label = shown(bug_key, mystery)
     ex = example(s, bugs.is_causal(bug, causal))
     right, wrong = checks.run(ex, None), checks.run(ex, bug)
-    return (fig.paired_heatmaps(right.A, wrong.A, label, display), fig.output_difference(right.output, wrong.output,
-                                                                                         label, display),
+    zmax = float(max(right.A.max(), wrong.A.max()))  # one colour scale for both layers
+    return (fig.layer_heatmaps(right.A, "correct", zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
+            fig.output_difference(right.output, wrong.output, label, display),
             text.headline(s, bug.name if not mystery else f"mystery {mystery}", right, wrong, ex.causal))
 
 
-@callback(Output(HEATMAPS, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"), CLINIC.input,
-          prevent_initial_call=True)
+@callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
+          CLINIC.input, prevent_initial_call=True)
 def update_clinic(controls):
-    """Each head's A of both layers, their outputs and difference, and a sentence with the largest gaps."""
+    """Each head's A in both layers, their outputs and difference, and a sentence with the largest gaps."""
     view = CLINIC.read(controls)
     return clinic_figures(view.setting, view.bug, view.mystery, view.causal, view.display)
 

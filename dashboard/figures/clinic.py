@@ -1,4 +1,4 @@
-"""The bug clinic: the correct layer's attention beside the buggy layer's, head by head, and their outputs."""
+"""The bug clinic: the correct layer's attention and the buggy layer's, head by head, and their outputs."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ import numpy as np
 from . import DESKTOP, FEATURE_SCALE, Display, head_label, heatmap_grid
 
 
-def paired_heatmaps(A_correct: np.ndarray, A_buggy: np.ndarray, buggy: str, display: Display = DESKTOP) -> dict:
-    """Each head's A^(i) of the correct layer beside the buggy layer's, two pairs a row (one in lecture mode and
-    on a phone), all on one colour scale; each (h, n, n)."""
-    panels = [A for i in range(len(A_correct)) for A in (A_correct[i], A_buggy[i])]
-    titles = [title for i in range(len(A_correct))
-              for title in (f"{head_label(i)} correct", f"{head_label(i)} {buggy}")]
-    return heatmap_grid(panels, titles, max_cols=2 if display.lecture else 4, display=display,
-                        zmax=float(max(A_correct.max(), A_buggy.max())))
+def layer_heatmaps(A: np.ndarray, which: str, zmax: float, display: Display = DESKTOP) -> dict:
+    """One layer's A^(i), head by head, (h, n, n), titled by `which` layer it is; the correct layer's figure and the
+    buggy one's share `zmax` and the grid, so head i sits in the same place in both."""
+    return heatmap_grid(A, [f"{head_label(i)} {which}" for i in range(len(A))], zmax=zmax, display=display)
 
 
 def output_difference(correct: np.ndarray, buggy: np.ndarray, label: str, display: Display = DESKTOP) -> dict:
