@@ -112,7 +112,8 @@ def test_naming_the_mystery():
     assert right["props"]["className"] == "right" and right["props"]["children"].startswith("Right: it was")
     wrong = answer("softmax-axis")["props"]
     assert wrong["className"] == "wrong" and "would pass “rows of A sum to 1”" not in wrong["children"]
-    assert "“softmax over the wrong axis” would fail “rows of A sum to 1”, and this layer passes it" in wrong["children"]
+    said = "“softmax over the wrong axis” would fail “rows of A sum to 1”, and this layer passes it"
+    assert said in wrong["children"]
     assert answer(None)["props"]["children"] == "Choose a bug first."
     # a change of the answer (its gate fired, not the button) clears the verdict; out of mystery mode, nothing
     data = {**model(4, 0), "mystery": mystery, "causal": False, "answer": "kq"}
