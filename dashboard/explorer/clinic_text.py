@@ -45,7 +45,8 @@ def checks_table(found: dict, label: str) -> html.Table | html.P:
             for name, (correct, buggy, caught) in found.items()]
     return html.Table([html.Caption("The checks, run on both layers"),
                        html.Thead(html.Tr([html.Th("check", scope="col"), html.Th("correct layer", scope="col"),
-                                           html.Th(f"layer {label}", scope="col"), html.Th("the bug", scope="col")])),
+                                           html.Th("mystery layer" if label == "mystery" else f"layer {label}",
+                                                   scope="col"), html.Th("the bug", scope="col")])),
                        html.Tbody(rows)], className="table table-sm align-middle")
 
 
