@@ -13,6 +13,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .steps import (STEPS, Steps, attention_weights, causal_mask, merge_heads, seed_scale, softmax,  # noqa: F401
+                    split_heads)
+
 N_TOKENS = 12
 D_MODEL = 8
 N_CLUSTERS = 3
@@ -63,17 +66,6 @@ def _check_X(X, batched: bool = False) -> np.ndarray:
     if not np.all(np.isfinite(X)):
         raise ValueError("X must be finite (no NaN or inf)")
     return X
-
-
-# ------------------------------------------------------------------- softmax
-
-
-def softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise softmax over the last axis; subtracting the row max keeps exp finite."""
-    z = logits - logits.max(axis=-1, keepdims=True)
-    np.exp(z, out=z)  # in place: at n = 1024 each temporary is 8 MB a head
-    z /= z.sum(axis=-1, keepdims=True)
-    return z
 
 
 # ---------------------------------------------------------------- single head
@@ -129,23 +121,25 @@ class MultiHeadResult:
         yield self.A
 
 
-def split_heads(M: np.ndarray, h: int) -> np.ndarray:
-    """(..., n, d) -> (..., h, n, d/h): column block i of M becomes M[..., i, :, :]."""
-    *batch, n, d = M.shape
-    return M.reshape(*batch, n, h, d // h).swapaxes(-2, -3)
+def scale_rule(scale):
+    """A scale rule (head width d_k -> the number in front of Q_i K_i^T) for multi_head_attention's `scale`:
+    None is the seed's 1/sqrt(d_k); a number is that number at every width; a function is itself."""
+    if scale is None:
+        return seed_scale
+    if callable(scale):
+        return scale
+    fixed = check_scale(scale)
+    return lambda d_k: fixed
 
 
-def merge_heads(M: np.ndarray) -> np.ndarray:
-    """(..., h, n, d_k) -> (..., n, h * d_k), the inverse of split_heads: [M_1 ... M_h]."""
-    *batch, h, n, d_k = M.shape
-    return M.swapaxes(-2, -3).reshape(*batch, n, h * d_k)
-
-
-def multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale=None) -> MultiHeadResult:
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale=None, causal=False, steps: Steps = STEPS) -> MultiHeadResult:
     """MultiHead(X) = [head_1 ... head_h] W_O with head_i = softmax(Q_i K_i^T / sqrt(d/h)) V_i.
 
     X is (n, d), or a batch (B, n, d); W_Q, W_K, W_V, W_O are (d, d); h divides d.
-    `scale` replaces the 1/sqrt(d/h) in front of Q_i K_i^T (a positive number).
+    `scale` replaces the 1/sqrt(d/h) in front of Q_i K_i^T: a positive number, or a rule d_k -> scale
+    (as Setting.scale_at). With `causal`, query r attends to keys 0..r only: the later keys' logits are
+    -inf before the softmax, so each row still sums to 1 (the logits kept in the result are unmasked).
+    `steps` are the functions run in turn (STEPS; dashboard/bugs.py swaps one for a mistake).
     All heads are computed in one batch. Returns a MultiHeadResult that
     unpacks as (output (n, d), attentions (h, n, n)).
     """
@@ -154,17 +148,14 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale=None) -> MultiHeadResul
     h = check_heads(h, d)
     W_Q, W_K, W_V, W_O = (_check_matrix(name, W, (d, d)) for name, W in
                           (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V), ("W_O", W_O)))
-    d_k = d // h
-    scale = 1 / np.sqrt(d_k) if scale is None else check_scale(scale)
-    Q = split_heads(X @ W_Q, h)  # (h, n, d_k)
-    K = split_heads(X @ W_K, h)  # (h, n, d_k)
-    V = split_heads(X @ W_V, h)  # (h, n, d_k)
-    logits = Q @ K.swapaxes(-1, -2)  # (h, n, n)
+    scale = check_scale(steps.scale(scale_rule(scale), d, h))
+    Q, K, V = (steps.split(steps.project(X, W), h) for W in (W_Q, W_K, W_V))  # (h, n, d_k) each
+    logits = steps.logits(Q, K)  # (h, n, n)
     logits *= scale
-    A = softmax(logits)  # (h, n, n)
-    heads = A @ V  # (h, n, d_k)
-    concat = merge_heads(heads)  # (n, d)
-    return MultiHeadResult(Q, K, V, logits, A, heads, concat, concat @ W_O, float(scale))
+    A = steps.weights(logits, bool(causal))  # (h, n, n)
+    heads = steps.mix(A, V)  # (h, n, d_k)
+    concat = steps.merge(heads)  # (n, d)
+    return MultiHeadResult(Q, K, V, logits, A, heads, concat, steps.output(concat, W_O), float(scale))
 
 
 def check_scale(scale) -> float:

@@ -1,9 +1,9 @@
 """Every value a control may take, and the parsers that check them: the rules, in one place.
 
-A leaf: it imports only the core's constants and its integer check. The server checks each input here, once,
-where it enters a callback; the browser gets the same values through the page's config (`client_config`), so
-assets/*.js repeat none of them. A bad value raises `Invalid`: a control's callback then gives no update
-(wiring.py), and a typed value gets the message.
+A leaf: it imports only constants (the core's, the training steps, the names of the bugs and the checks) and the
+core's integer check. The server checks each input here, once, where it enters a callback; the browser gets the
+same values through the page's config (`client_config`), so assets/*.js repeat none of them. A bad value raises
+`Invalid`: a control's callback then gives no update (wiring.py), and a typed value gets the message.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import re
 import numpy as np
 
 from .attention import HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_int, check_permutation
+from .bugs import NAMES as BUGS
+from .checks import CHECKS, FAST
 from .training import SNAPSHOT_EVERY, STEPS
 
 
@@ -41,8 +43,13 @@ TABS = {  # value -> label, in the seed's order
     "mixing": "Single vs multi-head",
     "equivariance": "Equivariance",
     "learning": "Learning",
+    "clinic": "Bug clinic",
 }
 DEFAULT_TAB = "example"
+DEFAULT_BUG = next(iter(BUGS))  # the bug clinic's: BUGS is {key: name} of dashboard/bugs.py
+MYSTERIES = range(1000)  # a mystery number 1 … 999 hides a bug (bugs.mystery); 0 is no mystery
+NO_MYSTERY = 0
+DEFAULT_CHECKS = list(FAST)  # the checks that run on the example at once; "learns" trains, so it waits to be asked
 DISPLAYS = 2 * 2  # phone-width or not, lecture mode or not
 NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint; a page narrower than this is a phone's
 ALL_HEADS = 0  # a head button's value for "all heads"; k >= 1 is head k
@@ -106,6 +113,30 @@ def weights(value) -> str:
 
 def tau(value) -> int:
     return member(value, TAU_STEPS, "the temperature")
+
+
+def bug(value) -> str:
+    return choice(value, tuple(BUGS), "the bug")
+
+
+def mystery(value) -> int:
+    """A mystery number; an empty box (None) is no mystery."""
+    return NO_MYSTERY if value is None else member(value, MYSTERIES, "the mystery number")
+
+
+def flag(value) -> bool:
+    """A switch: true or false, nothing else."""
+    if not isinstance(value, bool):
+        raise Invalid("a switch is on or off.")
+    return value
+
+
+def checks(value) -> tuple[str, ...]:
+    """Checks to run: a list of distinct names of checks.CHECKS, in that order."""
+    if not isinstance(value, list) or len(value) > len(CHECKS) or len(set(map(repr, value))) != len(value):
+        raise Invalid("choose checks from the list.")
+    chosen = {choice(v, tuple(CHECKS), "a check") for v in value}
+    return tuple(c for c in CHECKS if c in chosen)
 
 
 def snapshot(step) -> int:

@@ -49,12 +49,13 @@ def trainer() -> ProcessPoolExecutor:
     return _trainer[1]
 
 
-def submit(seed: int) -> Future:
+def submit(function, *args) -> Future:
+    """function(*args) in the child."""
     try:
-        return trainer().submit(train_all, seed)
+        return trainer().submit(function, *args)
     except BrokenProcessPool:  # the child died: start another
         shutdown()
-        return trainer().submit(train_all, seed)
+        return trainer().submit(function, *args)
 
 
 def lost(future: Future) -> bool:
@@ -68,7 +69,7 @@ def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRu
     with _runs_lock:
         future = _runs.get(seed)
         if future is None or lost(future):
-            future = _runs[seed] = submit(seed)
+            future = _runs[seed] = submit(train_all, seed)
     if not (wait or future.done()):
         return None
     try:
@@ -77,6 +78,29 @@ def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRu
         with _runs_lock:
             if _runs.get(seed) is future:
                 _runs.pop(seed)  # let a later request try again
+        raise
+
+
+# Other pure functions of a few allowed values, run in the child once and kept (the bug clinic's training).
+_jobs: dict[tuple, Future] = {}
+
+
+def off_request(function, *args, wait: bool = True):
+    """function(*args), computed once in the child and then kept; with wait=False, None while it runs. `function` is
+    a module-level function of numpy code only (the child imports no Dash), its args a few allowed values."""
+    key = (function.__module__, function.__qualname__, *args)
+    with _runs_lock:
+        future = _jobs.get(key)
+        if future is None or lost(future):
+            future = _jobs[key] = submit(function, *args)
+    if not (wait or future.done()):
+        return None
+    try:
+        return future.result()
+    except Exception:
+        with _runs_lock:
+            if _jobs.get(key) is future:
+                _jobs.pop(key)  # let a later request try again
         raise
 
 

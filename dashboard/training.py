@@ -124,8 +124,11 @@ def init_weights(rng: np.random.Generator) -> dict:
     return {w: rng.normal(0.0, INIT_STD, size=(D_MODEL, D_MODEL)) for w in WEIGHTS}
 
 
-def train(h, seed, steps: int = STEPS) -> TrainingRun:
-    """Adam with a cosine-decayed learning rate on batches from a fixed pool; deterministic in (h, seed)."""
+def train(h, seed, steps: int = STEPS, layer=None) -> TrainingRun:
+    """Adam with a cosine-decayed learning rate on batches from a fixed pool; deterministic in (h, seed).
+    `layer` trains another layer on the same task and draws: one with forward(X, weights, h) and
+    loss_and_grads(X, Y, weights, h), as backprop.Layer (a layer with a bug); None is the core's."""
+    gradient = loss_and_grads if layer is None else layer.loss_and_grads
     h = check_heads(h, D_MODEL)
     seed = check_int("seed", seed)
     steps = check_int("steps", steps, minimum=1)
@@ -144,7 +147,7 @@ def train(h, seed, steps: int = STEPS) -> TrainingRun:
             snapshots.append({w: x.copy() for w, x in weights.items()})
             snapshot_steps.append(t)
         batch = rng.integers(0, POOL, size=BATCH)
-        losses[t], grads, _ = loss_and_grads(X_pool[batch], Y_pool[batch], weights, h)
+        losses[t], grads, _ = gradient(X_pool[batch], Y_pool[batch], weights, h)
         lr = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * t / steps))
         for w in WEIGHTS:
             m[w] = beta1 * m[w] + (1 - beta1) * grads[w]
@@ -155,7 +158,9 @@ def train(h, seed, steps: int = STEPS) -> TrainingRun:
     snapshots.append({w: x.copy() for w, x in weights.items()})
     snapshot_steps.append(steps)
     X_test, Y_test = test_set(seed)
-    test_loss = float(np.mean((multi_head_attention(X_test, *(weights[w] for w in WEIGHTS), h).output - Y_test) ** 2))
+    result = multi_head_attention(X_test, *(weights[w] for w in WEIGHTS), h) if layer is None \
+        else layer.forward(X_test, weights, h)
+    test_loss = float(np.mean((result.output - Y_test) ** 2))
     return TrainingRun(h, seed, losses, np.array(snapshot_steps), tuple(snapshots), test_loss)
 
 

@@ -7,7 +7,7 @@ gates' dicts, and its changedPropIds name the gates that passed new values."""
 from dash import Input, Output, State
 
 from dashboard import limits
-from dashboard.explorer import drilldown, example, forms, forward, learning, mixing, model_bar, summary, surgery
+from dashboard.explorer import clinic, drilldown, example, forms, forward, learning, mixing, model_bar, summary, surgery
 from dashboard.explorer import equivariance as eq
 from dashboard.explorer.gate import GATES, Gate
 from dashboard.explorer.ids import HEATMAPS, LEARN_READY
@@ -119,6 +119,38 @@ def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> d
                                                      "head": head})])
 
 
+CLINIC_OUTPUTS = [(clinic.HEATMAPS, "figure"), (clinic.BUGGY, "figure"), (clinic.OUTPUT, "figure"),
+                  (clinic.HEADLINE, "children")]
+CLINIC_CHECK_OUTPUTS = [(clinic.TABLE, "children"), (clinic.CATCHES, "children"), (clinic.STORY, "children"),
+                        (clinic.PICKER, "hidden"), (clinic.ANSWER_BOX, "hidden"), (clinic.POLL, "disabled")]
+
+
+def clinic_controls(bug=limits.DEFAULT_BUG, mystery=0, causal=False) -> dict:
+    return {"bug": bug, "mystery": mystery, "causal": causal}
+
+
+def clinic_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, **model_controls) -> dict:
+    """The bug clinic's heatmaps, outputs and headline."""
+    return gated(CLINIC_OUTPUTS, [(clinic.CLINIC, {**worked(h, seed, **model_controls),
+                                                   **clinic_controls(bug, mystery, causal)})])
+
+
+def clinic_checks_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, checks=None, polls=0) -> dict:
+    """The bug clinic's tables and story (the gate fired, or a poll while the layers train)."""
+    data = {**model(h, seed), **clinic_controls(bug, mystery, causal),
+            "checks": limits.DEFAULT_CHECKS if checks is None else checks}
+    return body(CLINIC_CHECK_OUTPUTS, [(clinic.CHECKS_GATE.id, "data", data), (clinic.POLL, "n_intervals", polls)],
+                changed=[f"{clinic.CHECKS_GATE.id}.data" if polls == 0 else f"{clinic.POLL}.n_intervals"])
+
+
+def clinic_answer_body(answer, mystery, h=4, seed=0, causal=False, clicks=1) -> dict:
+    """"check my answer" pressed in mystery mode."""
+    data = {**model(h, seed), "mystery": mystery, "causal": causal, "answer": answer}
+    return body([(clinic.VERDICT, "children")], [(clinic.SUBMIT, "n_clicks", clicks),
+                                                 (clinic.ANSWER_GATE.id, "data", data)],
+                changed=[f"{clinic.SUBMIT}.n_clicks"])
+
+
 def learning_bodies(h, seed=0, step=400) -> list[dict]:
     """The learning tab's requests for a change of h: its heads, and the surgery's options and result
     (`seed` is the trained seed the page shows)."""
@@ -154,7 +186,8 @@ def change_of_heads(h, seed, tab="example") -> list[dict]:
     views = {"example": [*example_bodies(h, seed), forms_body(h, seed), forward_body(h, seed), summary_body(h, seed),
                          drilldown_body(h, seed)],
              "mixing": [mixing_body(h, seed)],
-             "equivariance": [eq_body(h=h, seed=seed)]}[tab]
+             "equivariance": [eq_body(h=h, seed=seed)],
+             "clinic": [clinic_body(h, seed), clinic_checks_body(h, seed)]}[tab]
     return views + [scale_text_body(h, seed)]
 
 
@@ -192,7 +225,9 @@ DEFAULTS = {"h": limits.DEFAULT_HEADS, "seed": limits.DEFAULT_SEED, "size": limi
             "scale": limits.DEFAULT_SCALE, "tau": limits.DEFAULT_TAU_STEP, "weights": limits.DEFAULT_WEIGHTS,
             "display": displayed(),
             "head": 1, "query": 0, "key": 1, "perm": limits.DEFAULT_PERM, "positions": False,
-            "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP, "ready": 0}
+            "step": limits.TRAINING_STEPS[-1], "off": [], "uniform": [], "swap": surgery.NO_SWAP, "ready": 0,
+            "bug": limits.DEFAULT_BUG, "mystery": limits.NO_MYSTERY, "causal": False, "checks": limits.DEFAULT_CHECKS,
+            "answer": None}
 
 
 def default_data(g: Gate) -> dict:

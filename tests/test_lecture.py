@@ -9,7 +9,7 @@ from tests.test_a11y import wait_drawn
 pytestmark = pytest.mark.browser
 
 HEATMAPS = {"example": "heatmaps", "mixing": "mixing-multi", "equivariance": "eq-attention",
-            "learning": "learn-attention"}
+            "learning": "learn-attention", "clinic": "clinic-heatmaps"}
 # Every SVG text of the tab's figures with its computed font size; each heatmap's drawn width.
 MEASURE = """(section) => {
   const plots = Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`));

@@ -59,6 +59,21 @@ def test_a_dead_trainer_is_replaced_on_the_next_request():
     assert trainer.health() == "ok" and child_pid() != old and not alive(old)
 
 
+def test_other_work_runs_off_the_request_path_once():
+    """The bug clinic's training (checks.learning_losses) goes through off_request: run in the child, then kept."""
+    import numpy as np
+
+    from dashboard import training
+
+    first = trainer.off_request(training.display_example, 5, wait=False)
+    assert first is None or np.array_equal(first, training.display_example(5))
+    assert wait_until(lambda: trainer.off_request(training.display_example, 5, wait=False) is not None)
+    kept = trainer.off_request(training.display_example, 5)
+    np.testing.assert_array_equal(kept, training.display_example(5))
+    assert trainer.off_request(training.display_example, 5) is kept  # computed once
+    assert child_pid() != os.getpid()
+
+
 def test_the_trainer_child_imports_numpy_and_the_training_code_only():
     modules = trainer.trainer().submit(eval, "sorted(__import__('sys').modules)").result(timeout=60)
     assert "numpy" in modules and "dashboard.training" in modules

@@ -11,12 +11,12 @@ from dash import Input, Output, State, dcc, html
 from .. import limits
 from ..attention import HEAD_CHOICES
 from ..urls import url_param
-from . import equivariance, example, gate, header, learning, mixing, model_bar, presenter
+from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, NEAR, SECTION_PREFIX, SEED, TAB, URL, section_id
 from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
 
-VIEWS = (example, mixing, equivariance, learning)  # in the order of limits.TABS
+VIEWS = (example, mixing, equivariance, learning, clinic)  # in the order of limits.TABS
 URL_PARAMS = [
     url_param("tab", TAB, limits.DEFAULT_TAB, choices=limits.TABS),
     url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
@@ -26,6 +26,7 @@ URL_PARAMS = [
     *example.URL_PARAMS,
     *equivariance.URL_PARAMS,
     *learning.URL_PARAMS,
+    *clinic.URL_PARAMS,
 ]
 
 

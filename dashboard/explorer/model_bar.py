@@ -16,7 +16,7 @@ from .ids import SCALE, SIZE, TAU, WEIGHTS
 from .wiring import callback
 
 MODEL_BAR = "model-bar"
-TABS = ("example", "mixing", "equivariance")  # the tabs the model bar drives (not the learning lab)
+TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar drives (not the learning lab)
 SCALE_GATE = gate("model-bar", TABS, {"setting": SETTING})
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [

@@ -1,0 +1,202 @@
+"""The mistakes students make when they implement multi-head attention, each one step of the core swapped.
+
+A bug is never a copy of the layer: it names one field of dashboard/steps.Steps, the function that replaces that
+step, and the replacement's gradient (for dashboard/backprop.py), and the core's multi_head_attention runs the
+rest unchanged. Each also carries what a student reads: the correct line beside the wrong one, what the mistake
+does to the numbers, and where it happened in real code. `BUGS` and `NAMES` are what a question needs
+(class mode's "Which bug?"). Pure numpy, like the core.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from . import backprop
+from .attention import MultiHeadResult, multi_head_attention
+from .steps import STEPS, Steps, causal_mask, mask_logits, softmax
+
+
+# ------------------------------------------------------------------------------ the wrong steps
+
+
+def softmax_over_queries(logits, causal=False):
+    """The softmax down each column (over the queries): every key's column sums to 1, a query's row need not."""
+    return softmax(mask_logits(logits, causal), axis=-2)
+
+
+def softmax_over_queries_back(dA, A, logits, causal):
+    return backprop.softmax_back(dA, A, axis=-2)
+
+
+def unscaled(rule, d, h):
+    """No 1/sqrt(d_k): the logits go into the softmax as they are."""
+    return 1.0
+
+
+def scaled_by_model_width(rule, d, h):
+    """The scale rule at the model's width d instead of the heads' d/h: 1/sqrt(d) for the seed's."""
+    return rule(d)
+
+
+def keys_times_queries(Q, K):
+    """K Q^T: the transpose of Q K^T, so row r holds key r against every query."""
+    return K @ Q.swapaxes(-1, -2)
+
+
+def keys_times_queries_back(dL, Q, K):
+    dK, dQ = backprop.scores_back(dL, K, Q)
+    return dQ, dK
+
+
+def split_by_reshape(M, h):
+    """reshape(h, n, d_k) of the (n, d) projection, no transpose: head i gets entries i n d_k .. of the flat array,
+    pieces of several tokens, instead of columns i d_k .. (i + 1) d_k - 1 of every token."""
+    *batch, n, d = M.shape
+    return M.reshape(*batch, h, n, d // h)
+
+
+def split_by_reshape_back(dS, h):
+    *batch, _, n, d_k = dS.shape
+    return dS.reshape(*batch, n, h * d_k)
+
+
+def no_output_projection(concat, W_O):
+    """W_O forgotten: the concatenation [head_1 ... head_h] is returned as the output."""
+    return concat
+
+
+def no_output_projection_back(dY, concat, W_O):
+    return dY, np.zeros_like(W_O)
+
+
+def mask_after_softmax(logits, causal=False):
+    """The softmax over all n keys, then the keys after each query zeroed, with no renormalising."""
+    A = softmax(logits)
+    return A * causal_mask(logits.shape[-1]) if causal else A
+
+
+def mask_after_softmax_back(dA, A, logits, causal):
+    S = softmax(logits)
+    return backprop.softmax_back(dA * causal_mask(logits.shape[-1]) if causal else dA, S)
+
+
+# ------------------------------------------------------------------------------------ the bugs
+
+
+class Bug(NamedTuple):
+    key: str  # in URLs and answers
+    name: str  # what a student picks from
+    step: str  # the field of Steps it replaces
+    forward: Callable
+    backward: Callable | None  # the replacement's gradient (None: the scale, which has none)
+    causal: bool  # shown with a causal mask (the mask bug needs one)
+    correct: str  # the correct numpy line
+    wrong: str  # the student's
+    effect: str  # what it does to the numbers
+    seen: str  # where it happened in real code (repository and number, plain text)
+
+    @property
+    def steps(self) -> Steps:
+        return STEPS._replace(**{self.step: self.forward})
+
+    @property
+    def gradients(self) -> Steps:
+        return backprop.GRADIENTS._replace(**{self.step: self.backward})
+
+
+BUGS = (
+    Bug("softmax-axis", "softmax over the wrong axis", "weights", softmax_over_queries, softmax_over_queries_back,
+        False,
+        "A = softmax(logits, axis=-1)  # over the keys: each query's row sums to 1",
+        "A = softmax(logits, axis=-2)  # over the queries: each key's column sums to 1",
+        "Each key's column of A sums to 1 instead of each query's row. A key that many queries like shares its "
+        "weight among them, and a query's weights can add up to 3 or to 0.2, so its output is no longer an "
+        "average of the values: its size depends on how popular its keys are.",
+        "labmlai/annotated_deep_learning_paper_implementations issue #146: the DDPM U-Net's attention took its "
+        "softmax over the queries (dim=1) instead of the keys; the reporter found the model trained just as well "
+        "either way. PetrochukM/PyTorch-NLP issue #2: a softmax over the wrong dimension made every weight 1."),
+    Bug("no-scale", "no 1/√d_k", "scale", unscaled, None, False,
+        "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)",
+        "logits = Q @ K.swapaxes(-1, -2)",
+        "The logits are √d_k times too large, so the softmax is sharper: each query puts more of its weight on "
+        "its best keys. At h = 8, d_k = 1 and √d_k = 1: the mistake changes nothing there.",
+        "PAIR-code/tiny-transformers issue #71: the raw attention was not divided by the square root of the "
+        "dimension, which its authors thought might explain loss spikes in training."),
+    Bug("scale-d", "1/√d instead of 1/√d_k", "scale", scaled_by_model_width, None, False,
+        "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)  # d_k = d // h, a head's width",
+        "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d)  # the model's width",
+        "The logits are √h times too small, so the softmax is flatter: with h = 8 almost every weight is near "
+        "1/n. At h = 1, d_k = d: the mistake changes nothing there.",
+        "lucidrains/vit-pytorch issue #65: `self.scale = dim ** -0.5` should have been `dim_head ** -0.5`; the "
+        "author fixed it the same day. karpathy/ng-video-lecture PR #6 fixed the same slip."),
+    Bug("kq", "K Qᵀ instead of Q Kᵀ", "logits", keys_times_queries, keys_times_queries_back, False,
+        "logits = Q @ K.swapaxes(-1, -2)  # row r: query r against every key",
+        "logits = K @ Q.swapaxes(-1, -2)  # row r: key r against every query",
+        "The logits are transposed before the softmax, so A[r, j] is how much key r matches query j. Rows still "
+        "sum to 1 and the layer is still permutation-equivariant. And in training it is no bug at all: K Qᵀ with "
+        "W_Q and W_K swapped is Q Kᵀ, so the layer learns the same thing under the other name.",
+        "karpathy/llm.c PR #531: the CUDA attention seemed to compute Kᵀ Q instead of Q Kᵀ; the PR was closed "
+        "because cuBLAS reads matrices column-major, which transposes them: there was no bug. Whether K Qᵀ is "
+        "wrong depends on how the numbers are laid out in memory."),
+    Bug("reshape", "heads split without the transpose", "split", split_by_reshape, split_by_reshape_back, False,
+        "Q = (X @ W_Q).reshape(n, h, d_k).swapaxes(0, 1)  # head i: columns i·d_k … of every token",
+        "Q = (X @ W_Q).reshape(h, n, d_k)  # head i: a run of the flat array",
+        "Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: pieces of several tokens. "
+        "Every shape is right and every row sums to 1, but numbers of different tokens are mixed, so the layer "
+        "is no longer permutation-equivariant. At h = 1 there is nothing to split: nothing changes.",
+        "reczoo/FuxiCTR issue #30: `query.view(batch_size * num_heads, -1, attention_dim)` split the heads "
+        "without the transpose, in three models. jsbaan/transformer-from-scratch PR #6 fixed the same missing "
+        "transpose where the heads are merged, and noted that its copy-task test had passed all along."),
+    Bug("no-wo", "W_O forgotten", "output", no_output_projection, no_output_projection_back, False,
+        "output = concat @ W_O  # the heads meet here",
+        "output = concat  # [head_1 … head_h] side by side",
+        "Every attention weight is right; only the output is not. Head i writes only its own d_k columns, "
+        "and the heads never meet. A trained W_V can often make up for it, which is why it goes unnoticed.",
+        "karpathy/minGPT issue #118 asked whether the attention forgets W_O (it does not: c_proj is W_O), and "
+        "issue #135 why it is needed when the sizes already match: it is where the heads' outputs meet."),
+    Bug("mask-after", "causal mask after the softmax", "weights", mask_after_softmax, mask_after_softmax_back, True,
+        "A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))  # mask, then normalise",
+        "A = softmax(logits) * np.tri(n)  # normalise, then zero the later keys",
+        "The softmax spreads each row over all n keys, then the keys after the query are zeroed and nothing "
+        "renormalises: row r keeps only the share of the keys it may see, so it sums to less than 1 (row 0 "
+        "keeps only its own weight). The last row sees every key and is right.",
+        "huggingface/pytorch-image-models PR #2236: EVA's attention applied its mask after the softmax; the "
+        "fix moved it before."),
+)
+NAMES = {bug.key: bug.name for bug in BUGS}
+BY_KEY = {bug.key: bug for bug in BUGS}
+
+CAUSAL = ("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "
+          "before the softmax, so e^logit gives them 0 and each row still sums to 1, over the keys it may see. "
+          "Position now matters: a causal layer is not permutation-equivariant.",
+          "A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))")
+
+
+def layer(X, W_Q, W_K, W_V, W_O, h, bug: Bug | None = None, scale=None, causal=False) -> MultiHeadResult:
+    """MultiHead(X) with `bug` switched in (None: the correct layer); with the bug's own mask if it needs one.
+    `scale` as in the core: None, a number, or a rule d_k -> scale (Setting.scale_at)."""
+    if bug is None:
+        return multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale, causal)
+    return multi_head_attention(X, W_Q, W_K, W_V, W_O, h, scale, causal or bug.causal, bug.steps)
+
+
+def is_causal(bug: Bug | None, causal: bool) -> bool:
+    """Whether the layers are shown with a causal mask: asked for, or needed by the bug."""
+    return bool(causal) or (bug is not None and bug.causal)
+
+
+def trainable(bug: Bug | None, causal: bool = False) -> backprop.Layer:
+    """The layer with `bug` switched in, with its gradient: for training.train(h, seed, layer=...)."""
+    if bug is None:
+        return backprop.Layer(causal=bool(causal))
+    return backprop.Layer(bug.steps, bug.gradients, is_causal(bug, causal))
+
+
+MYSTERY_SALT = 50_000
+
+
+def mystery(seed: int) -> Bug:
+    """The bug mystery number `seed` hides: the same for everyone who opens the same link."""
+    return BUGS[int(np.random.default_rng([seed, MYSTERY_SALT]).integers(len(BUGS)))]

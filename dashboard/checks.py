@@ -1,0 +1,203 @@
+"""The checks a student can run on an attention layer, and which of them catches which bug (dashboard/bugs.py).
+
+Each check gives a Verdict for one layer: the correct one or one with a bug switched in, on the worked example's
+X and weights. A check catches a bug when the correct layer passes it and the buggy one does not; when the
+correct layer fails it too (a causal layer is not permutation-equivariant), the check cannot tell. Nothing here is
+typed in by hand: the table of catches is computed. Pure numpy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from . import bugs, training
+from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
+from .steps import causal_mask, softmax
+
+CHECKS = {
+    "rows": "rows of A sum to 1",
+    "equivariance": "permutation equivariance",
+    "reference": "equals a reference loop",
+    "shapes": "shapes of every intermediate",
+    "learns": "still learns the lab's task",
+}
+FAST = ("rows", "equivariance", "reference", "shapes")  # on the example, in milliseconds
+TOLERANCE = 1e-9  # rounding: the correct layer is within 1e-14 of each identity here
+LEARNING_STEPS = 200  # half the learning lab's budget, on the same task; the verdicts are the same at 400
+WORSE = 2.0  # caught when the buggy layer's test loss is more than twice the correct layer's
+PERMUTATION_SALT = 60_000
+
+
+class Verdict(NamedTuple):
+    passed: bool
+    detail: str  # the number behind it, in words
+
+
+class Example(NamedTuple):
+    """What the fast checks run on: X (n, d), the four weights, h, the scale rule and the mask."""
+
+    X: np.ndarray
+    W: tuple  # W_Q, W_K, W_V, W_O
+    h: int
+    scale: object = None  # as the core's `scale`: None, a number, or a rule d_k -> scale
+    causal: bool = False
+
+
+def reference_attention(X, W_Q, W_K, W_V, W_O, h, scale=None, causal=False) -> tuple[np.ndarray, np.ndarray]:
+    """The layer as the seed notebook writes it, one head at a time: (output (n, d), A (h, n, n))."""
+    n, d = X.shape
+    d_k = d // h
+    factor = scale_rule(scale)(d_k)
+    heads, attentions = [], []
+    for i in range(h):
+        cols = slice(i * d_k, (i + 1) * d_k)
+        logits = (X @ W_Q[:, cols]) @ (X @ W_K[:, cols]).T * factor
+        if causal:
+            logits = np.where(causal_mask(n), logits, -np.inf)
+        A_i = softmax(logits)
+        heads.append(A_i @ (X @ W_V[:, cols]))
+        attentions.append(A_i)
+    return np.concatenate(heads, axis=1) @ W_O, np.stack(attentions)
+
+
+def run(ex: Example, bug: bugs.Bug | None, X=None) -> MultiHeadResult:
+    """The layer (`bug` switched in, or None) on X, by default the example's."""
+    return bugs.layer(ex.X if X is None else X, *ex.W, ex.h, bug, ex.scale, ex.causal)
+
+
+def permutation(n: int) -> np.ndarray:
+    """The order the equivariance check feeds the tokens in: a fixed shuffle of n tokens."""
+    return np.random.default_rng([n, PERMUTATION_SALT]).permutation(n)
+
+
+def check_rows(r: MultiHeadResult) -> Verdict:
+    gap = float(np.abs(r.A.sum(axis=-1) - 1).max())
+    return Verdict(gap < TOLERANCE, f"largest |row sum − 1| = {gap:.1e}")
+
+
+def check_equivariance(ex: Example, bug, r: MultiHeadResult) -> Verdict:
+    perm = permutation(len(ex.X))
+    gap = float(np.abs(run(ex, bug, ex.X[perm]).output - r.output[perm]).max())
+    return Verdict(gap < TOLERANCE, f"largest |MultiHead(PX) − P·MultiHead(X)| = {gap:.1e}")
+
+
+def check_reference(ex: Example, r: MultiHeadResult) -> Verdict:
+    """The weights and the output against the reference loop's (the gap in A tells W_O's bug from the rest)."""
+    output, A = reference_attention(ex.X, *ex.W, ex.h, ex.scale, ex.causal)
+    gap_A, gap = float(np.abs(r.A - A).max()), float(np.abs(r.output - output).max())
+    return Verdict(max(gap_A, gap) < TOLERANCE, f"largest |A − reference A| = {gap_A:.1e}, "
+                                                 f"|output − reference| = {gap:.1e}")
+
+
+def expected_shapes(h: int, n: int, d: int) -> dict[str, tuple]:
+    heads, square = (h, n, d // h), (h, n, n)
+    return {"Q": heads, "K": heads, "V": heads, "logits": square, "A": square, "heads": heads, "concat": (n, d),
+            "output": (n, d)}
+
+
+def check_shapes(ex: Example, r: MultiHeadResult) -> Verdict:
+    wrong = [f"{name} {getattr(r, name).shape} not {shape}"
+             for name, shape in expected_shapes(ex.h, *ex.X.shape).items() if getattr(r, name).shape != shape]
+    return Verdict(not wrong, "; ".join(wrong) or "Q, K, V, heads (h, n, d_k); logits, A (h, n, n); concat, "
+                                                  "output (n, d): all as expected")
+
+
+@lru_cache(maxsize=2 * len(HEAD_CHOICES) * (len(bugs.BUGS) + 1))
+def test_loss(bug_key: str | None, h: int, causal: bool) -> float:
+    """The held-out loss of the layer trained on the learning lab's task (training seed 0, LEARNING_STEPS)."""
+    return training.train(h, 0, LEARNING_STEPS, layer=bugs.trainable(bugs.BY_KEY.get(bug_key), causal)).test_loss
+
+
+def learning_losses(h: int, causal: bool) -> dict[tuple[str | None, bool], float]:
+    """The test loss of every layer the clinic shows at (h, causal), by (bug key or None, causal): each bug's,
+    and the correct layer's with and without the mask the bugs need. Seconds: the server runs it off the
+    request path (trainer.off_request)."""
+    layers = {(bug.key, bugs.is_causal(bug, causal)) for bug in bugs.BUGS}
+    layers |= {(None, masked) for _, masked in layers}
+    return {(key, masked): test_loss(key, h, masked) for key, masked in sorted(layers, key=str)}
+
+
+def check_learns(bug: bugs.Bug | None, h: int, causal: bool, losses: dict) -> Verdict:
+    """Trained as the lab trains (same task, draws and Adam), does the layer do as well as the correct one?"""
+    causal = bugs.is_causal(bug, causal)
+    mine, correct = losses[(bug and bug.key, causal)], losses[(None, causal)]
+    return Verdict(mine <= WORSE * correct, f"test loss {mine:.3f} after {LEARNING_STEPS} steps; the correct "
+                                            f"{'causal ' if causal else ''}layer's {correct:.3f}")
+
+
+def verdicts(ex: Example, bug: bugs.Bug | None, which=FAST, losses: dict | None = None) -> dict[str, Verdict]:
+    """The checks in `which` on one layer; the example's mask is the bug's if it needs one. "learns" reads the
+    trained layers' `losses` (learning_losses(h, causal))."""
+    ex = ex._replace(causal=bugs.is_causal(bug, ex.causal))
+    r = run(ex, bug)
+    found = {"rows": lambda: check_rows(r), "equivariance": lambda: check_equivariance(ex, bug, r),
+             "reference": lambda: check_reference(ex, r), "shapes": lambda: check_shapes(ex, r),
+             "learns": lambda: check_learns(bug, ex.h, ex.causal, losses)}
+    return {name: found[name]() for name in which}
+
+
+def catches(correct: Verdict, buggy: Verdict) -> bool | None:
+    """True if the check catches the bug, False if it misses it, None if it cannot tell (the correct layer
+    fails it too)."""
+    return None if not correct.passed else not buggy.passed
+
+
+def side_by_side(ex: Example, bug: bugs.Bug, which=FAST, losses=None) -> dict[str, tuple[Verdict, Verdict,
+                                                                                       bool | None]]:
+    """Each check on the correct layer (with the bug's mask) and on the buggy one, and whether it catches it."""
+    correct = verdicts(ex._replace(causal=bugs.is_causal(bug, ex.causal)), None, which, losses)
+    buggy = verdicts(ex, bug, which, losses)
+    return {name: (correct[name], buggy[name], catches(correct[name], buggy[name])) for name in which}
+
+
+def catch_table(ex: Example, which=FAST, losses=None) -> dict[str, dict[str, bool | None]]:
+    """{bug key: {check: caught?}} for every bug on this example."""
+    return {bug.key: {name: caught for name, (_, _, caught) in side_by_side(ex, bug, which, losses).items()}
+            for bug in bugs.BUGS}
+
+
+def same_numbers(ex: Example, a: bugs.Bug, b: bugs.Bug) -> bool:
+    """Whether two bugs give the same layer here (at h = 1 there are no heads to split, …)."""
+    if bugs.is_causal(a, ex.causal) != bugs.is_causal(b, ex.causal):
+        return False
+    ra, rb = run(ex, a), run(ex, b)
+    return bool(np.allclose(ra.A, rb.A, rtol=0, atol=TOLERANCE)
+                and np.allclose(ra.output, rb.output, rtol=0, atol=TOLERANCE))
+
+
+def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple[bool, str]:
+    """Whether `answer` names the mystery bug (or one that computes the same numbers here), and why."""
+    if answer.key == mystery.key:
+        return True, f"Right: it was “{mystery.name}”. {caught_by(side_by_side(ex, mystery, which))}"
+    if same_numbers(ex, answer, mystery):
+        return True, (f"Right here: “{answer.name}” computes exactly the numbers of the mystery bug in this "
+                      f"setting, "
+                      f"which was “{mystery.name}”. Change h and try another mystery.")
+    seen, named = verdicts(ex, mystery, which), verdicts(ex, answer, which)
+    differ = [f"“{answer.name}” would {'pass' if named[c].passed else 'fail'} “{CHECKS[c]}”, and this layer "
+              f"{'passes' if seen[c].passed else 'fails'} it ({seen[c].detail})" for c in which
+              if named[c].passed != seen[c].passed]
+    if differ:
+        return False, "Not that one: " + "; ".join(differ) + "."
+    ra, rb = run(ex, answer), run(ex, mystery)
+    gap = float(np.abs(ra.A - rb.A).max())
+    where = f"its weights differ from this layer's by up to {gap:.2f}" if gap > TOLERANCE else \
+        f"its weights are this layer's, but its output differs by up to {np.abs(ra.output - rb.output).max():.2f}"
+    return False, (f"Not that one: “{answer.name}” fails the same checks as this layer, but {where}. What it would "
+                   f"do: {answer.effect}")
+
+
+def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
+    """A sentence naming the checks that catch the bug, those that miss it, and those that cannot tell."""
+    groups = {True: [], False: [], None: []}
+    for name, (_, _, caught) in table.items():
+        groups[caught].append(f"“{CHECKS[name]}”")
+    parts = [f"caught by {', '.join(groups[True])}" if groups[True] else "caught by none of these checks"]
+    if groups[False]:
+        parts.append(f"missed by {', '.join(groups[False])}")
+    if groups[None]:
+        parts.append(f"{', '.join(groups[None])} cannot tell (the correct layer fails it too)")
+    return "Here it is " + "; ".join(parts) + "."

@@ -1,0 +1,206 @@
+"""Bug clinic: the worked example's layer with one student's mistake switched in, beside the correct layer; the
+checks a student can run on both; and mystery mode, where the page hides the bug and the student names it."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+
+import dash_bootstrap_components as dbc
+from dash import Input, Output, State, ctx, dcc, html, no_update
+
+from .. import bugs, checks, limits, trainer
+from ..figures import Display
+from ..figures import clinic as fig
+from ..state import SETTINGS_CACHED, Setting, model
+from ..urls import url_param
+from . import clinic_text as text
+from .gate import DISPLAYED, SETTING, field, gate
+from .ids import section_id
+from .ui import graph
+from .wiring import callback
+
+BUG = "clinic-bug"
+PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
+CAUSAL = "clinic-causal"
+MYSTERY = "clinic-mystery"
+NEW_MYSTERY = "clinic-new-mystery"
+LEAVE_MYSTERY = "clinic-leave-mystery"
+CHECKS = "clinic-checks"
+ANSWER_BOX = "clinic-answer-box"  # shown in mystery mode only
+ANSWER = "clinic-answer"
+SUBMIT = "clinic-submit"
+VERDICT = "clinic-verdict"
+HEADLINE = "clinic-headline"
+HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
+BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
+OUTPUT = "clinic-output"
+STORY = "clinic-story"
+TABLE = "clinic-table"
+CATCHES = "clinic-catches"
+POLL = "clinic-poll"  # while the layers train for "still learns"
+URL_PARAMS = [url_param("bug", BUG, limits.DEFAULT_BUG, choices=limits.BUGS, tab="clinic"),
+              url_param("mystery", MYSTERY, limits.NO_MYSTERY, count=len(limits.MYSTERIES), tab="clinic"),
+              url_param("causal", CAUSAL, False, flag=True, tab="clinic")]
+
+BUG_FIELD = field("bug", BUG, parse=limits.bug)
+MYSTERY_FIELD = field("mystery", MYSTERY, parse=limits.mystery)
+CAUSAL_FIELD = field("causal", CAUSAL, parse=limits.flag)
+CLINIC = gate("clinic", ("clinic",), {"setting": SETTING, "display": DISPLAYED, "bug": BUG_FIELD,
+                                      "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD}, watch=(HEATMAPS,))
+CHECKS_GATE = gate("clinic-checks", ("clinic",), {"setting": SETTING, "bug": BUG_FIELD, "mystery": MYSTERY_FIELD,
+                                                  "causal": CAUSAL_FIELD,
+                                                  "checks": field("checks", CHECKS, parse=limits.checks)})
+ANSWER_GATE = gate("clinic-answer", ("clinic",), {
+    "setting": SETTING, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD,
+    "answer": field("answer", ANSWER, parse=lambda v: None if v is None else limits.bug(v))})
+
+
+def layout() -> html.Section:
+    options = [{"label": name, "value": key} for key, name in limits.BUGS.items()]
+    controls = html.Div(
+        [
+            html.Fieldset([html.Legend("bug switched in", className="small mb-1"),
+                           dbc.RadioItems(id=BUG, options=options, value=limits.DEFAULT_BUG, className="small")],
+                          id=PICKER),
+            dbc.Switch(id=CAUSAL, label="causal mask (a decoder's): query r sees keys 0 … r", value=False,
+                       className="small mt-2"),
+            html.Div([html.Label("mystery number (1 to 999; 0 or empty: no mystery)", htmlFor=MYSTERY,
+                                 className="small mb-0"),
+                      dbc.Input(id=MYSTERY, type="number", min=limits.MYSTERIES[0], max=limits.MYSTERIES[-1], step=1,
+                                value=limits.NO_MYSTERY, debounce=True, size="sm", className="seed-box"),
+                      dbc.Button("new mystery", id=NEW_MYSTERY, color="primary", size="sm"),
+                      dbc.Button("leave mystery mode", id=LEAVE_MYSTERY, color="secondary", outline=True, size="sm")],
+                     className="d-flex align-items-center gap-2 flex-wrap mt-2"),
+            html.Fieldset([html.Legend("checks to run", className="small mb-1"),
+                           dbc.Checklist(id=CHECKS, options=[{"label": name, "value": key} for key, name in
+                                                             checks.CHECKS.items()],
+                                         value=limits.DEFAULT_CHECKS, className="small")], className="mt-2"),
+            html.Div([html.Fieldset([html.Legend("Which bug is it?", className="small mb-1"),
+                                     dbc.RadioItems(id=ANSWER, options=options, value=None, className="small")]),
+                      dbc.Button("check my answer", id=SUBMIT, color="primary", size="sm", className="mt-1"),
+                      html.Div(id=VERDICT, className="clinic-verdict mt-2", **{"aria-live": "polite"})],
+                     id=ANSWER_BOX, hidden=True, className="clinic-answer mt-3"),
+        ],
+        className="clinic-controls",
+    )
+    intro = html.Div(
+        [html.H2("Bug clinic"),
+         html.P("Students who implement attention make the same few mistakes, and most run without an error. Here "
+                "the worked example's layer (the model bar's h, seed, size, scale and weights) runs with one mistake "
+                "switched in, beside the correct layer. Run the checks on both and see which one catches it."),
+         html.P("In mystery mode the page picks a bug and hides its name: run the checks, read the heatmaps, and name "
+                "it. A link with the mystery number gives the same bug to everyone."),
+         html.Div(id=STORY, className="clinic-story", **{"aria-live": "polite"})],
+        className="prose",
+    )
+    return html.Section(
+        [dbc.Row([dbc.Col(intro, lg=5, className="explain"),
+                  dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
+                           graph(HEATMAPS), graph(BUGGY), graph(OUTPUT)], lg=7, className="view")],
+                 className="g-4 mb-3 align-items-start"),
+         # a table wider than a phone scrolls in its box, which the keyboard reaches too
+         html.Div(id=TABLE, className="clinic-table mt-3", tabIndex="0", role="region",
+                  **{"aria-label": "the checks on both layers"}),
+         html.Div(id=CATCHES, className="clinic-table mt-3", tabIndex="0", role="region",
+                  **{"aria-label": "which check catches which bug"}),
+         dcc.Interval(id=POLL, interval=500, disabled=True)],
+        id=section_id("clinic"),
+        hidden=True,
+    )
+
+
+def example(s: Setting, causal: bool) -> checks.Example:
+    """The worked example as the checks take it: the setting's X and weights, h, scale rule, and mask."""
+    ex, _ = model(s)
+    return checks.Example(ex.X, tuple(ex[1:5]), s.h, s.scale_at, causal)
+
+
+def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
+    """The bug on the page and what its panels are called: the chosen one, or the mystery's, unnamed."""
+    return (bugs.mystery(mystery), "mystery") if mystery else (bugs.BY_KEY[bug_key], "with the bug")
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
+                                                                                                     str]:
+    bug, label = shown(bug_key, mystery)
+    ex = example(s, bugs.is_causal(bug, causal))
+    right, wrong = checks.run(ex, None), checks.run(ex, bug)
+    zmax = float(max(right.A.max(), wrong.A.max()))  # one colour scale for both layers
+    return (fig.layer_heatmaps(right.A, "correct", zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
+            fig.output_difference(right.output, wrong.output, label, display),
+            text.headline(s, bug.name if not mystery else f"mystery {mystery}", right, wrong, ex.causal))
+
+
+@callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
+          CLINIC.input, prevent_initial_call=True)
+def update_clinic(controls):
+    """Each head's A in both layers, their outputs and difference, and a sentence with the largest gaps."""
+    view = CLINIC.read(controls)
+    return clinic_figures(view.setting, view.bug, view.mystery, view.causal, view.display)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def checks_tables(s: Setting, bug_key: str, mystery: int, causal: bool, which: tuple[str, ...], losses: tuple):
+    """The tables and the story; `losses` are the trained layers' (checks.learning_losses) as items, if "learns"
+    is in `which`."""
+    bug, label = shown(bug_key, mystery)
+    ex = example(s, causal)
+    found = checks.side_by_side(ex, bug, which, dict(losses))
+    table = text.checks_table(found, label)
+    catches = text.catch_table(checks.catch_table(ex, which, dict(losses)), which, s.h)
+    story = text.mystery_note(mystery) if mystery else text.story(bug, checks.caught_by(found) if which else "",
+                                                                  bugs.is_causal(bug, causal))
+    return table, catches, story
+
+
+def learning_losses(h: int, causal: bool, wait: bool = False) -> dict | None:
+    """Every layer's test loss after training, computed once in the trainer's child; None while it trains."""
+    return trainer.off_request(checks.learning_losses, h, causal, wait=wait)
+
+
+@callback(Output(TABLE, "children"), Output(CATCHES, "children"), Output(STORY, "children"),
+          Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(POLL, "disabled"),
+          CHECKS_GATE.input, Input(POLL, "n_intervals"), prevent_initial_call=True)
+def update_checks(controls, _polls):
+    """The chosen checks on both layers, which check catches which bug here, and the bug's story (hidden in
+    mystery mode, where the answer box shows instead of the bug's buttons). "still learns" trains every layer off
+    the request path: the page polls until the layers are trained, and the tables show the other checks meanwhile."""
+    view = CHECKS_GATE.read(controls)
+    s, which = view.setting, view.checks
+    losses = learning_losses(s.h, view.causal) if "learns" in which else {}
+    if losses is None and not CHECKS_GATE.triggered():
+        return (no_update,) * 5 + (False,)  # still training: poll on
+    ready = which if losses is not None else tuple(c for c in which if c != "learns")
+    table, catches, story = checks_tables(s, view.bug, view.mystery, view.causal, ready,
+                                          tuple(sorted((losses or {}).items(), key=str)))
+    if losses is None:
+        table = html.Div([text.training_note(s.h), table])
+    mystery = bool(view.mystery)
+    return table, catches, story, mystery, not mystery, losses is not None
+
+
+@callback(Output(VERDICT, "children"), Input(SUBMIT, "n_clicks"), ANSWER_GATE.input, prevent_initial_call=True)
+def judge(clicks, controls):
+    """Whether the named bug is the mystery's, and why; a change of the answer or the setting clears it."""
+    view = ANSWER_GATE.read(controls)
+    if ctx.triggered_id != SUBMIT or not view.mystery:
+        return ""
+    if view.answer is None:
+        return text.verdict(None, "Choose a bug first.")
+    ex = example(view.setting, view.causal)
+    return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery), bugs.BY_KEY[view.answer]))
+
+
+@callback(Output(MYSTERY, "value", allow_duplicate=True), Input(NEW_MYSTERY, "n_clicks"),
+          Input(LEAVE_MYSTERY, "n_clicks"), State(MYSTERY, "value"), prevent_initial_call=True)
+def choose_mystery(new, leave, current):
+    """"new mystery" draws another number than the one shown; "leave mystery mode" sets 0."""
+    if ctx.triggered_id == LEAVE_MYSTERY:
+        return limits.NO_MYSTERY
+    if ctx.triggered_id != NEW_MYSTERY:
+        return no_update
+    last = limits.MYSTERIES[-1]
+    shown_now = current if limits.is_int(current) and 1 <= current <= last else 0
+    return (shown_now + secrets.randbelow(last - 1)) % last + 1 if shown_now else secrets.randbelow(last) + 1

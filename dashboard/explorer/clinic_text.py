@@ -1,0 +1,95 @@
+"""The bug clinic's words and tables (explorer/clinic.py): each built from numbers the checks computed."""
+
+from __future__ import annotations
+
+import numpy as np
+from dash import html
+
+from .. import bugs, checks
+from ..attention import MultiHeadResult
+from ..state import Setting
+
+CAUGHT = {True: ("caught", "caught"), False: ("missed", "missed"), None: ("cannot tell", "unknown")}
+
+
+def headline(s: Setting, name: str, right: MultiHeadResult, wrong: MultiHeadResult, causal: bool) -> str:
+    """The largest gaps between the layers, in the weights (and which head) and in the output."""
+    gaps = np.abs(wrong.A - right.A).max(axis=(-1, -2))  # (h,)
+    head, gap_A = int(gaps.argmax()), float(gaps.max())
+    gap_out = float(np.abs(wrong.output - right.output).max())
+    mask = ", both with a causal mask" if causal else ""
+    said = (f"The correct layer beside “{name}” (h = {s.h}, seed {s.seed}, n = {s.n}{mask}): the weights differ by "
+            f"up to {gap_A:.3f} (head {head + 1}), the outputs by up to {gap_out:.3f}.")
+    if max(gap_A, gap_out) < checks.TOLERANCE:
+        return said + " In this setting the mistake changes nothing: both layers compute the same numbers."
+    if gap_A < checks.TOLERANCE:
+        return said + " Every attention weight is the same: only the output is wrong."
+    return said
+
+
+def passes(v: checks.Verdict) -> html.Td:
+    return html.Td([html.Span("passes" if v.passed else "fails", className="fw-semibold"), html.Br(),
+                    html.Small(v.detail)], className="pass" if v.passed else "fail")
+
+
+def caught_cell(caught: bool | None) -> html.Td:
+    words, kind = CAUGHT[caught]
+    return html.Td(words, className=kind)
+
+
+def checks_table(found: dict, label: str) -> html.Table | html.P:
+    """Each chosen check on the correct layer and the buggy one, and whether it catches the bug."""
+    if not found:
+        return html.P("Tick a check above to run it on both layers.", className="small")
+    rows = [html.Tr([html.Th(checks.CHECKS[name], scope="row"), passes(correct), passes(buggy), caught_cell(caught)])
+            for name, (correct, buggy, caught) in found.items()]
+    return html.Table([html.Caption("The checks, run on both layers"),
+                       html.Thead(html.Tr([html.Th("check", scope="col"), html.Th("correct layer", scope="col"),
+                                           html.Th("mystery layer" if label == "mystery" else f"layer {label}",
+                                                   scope="col"), html.Th("the bug", scope="col")])),
+                       html.Tbody(rows)], className="table table-sm align-middle")
+
+
+def catch_table(table: dict, which: tuple[str, ...], h: int) -> html.Table | str:
+    """Which check catches which bug in this setting: one row a bug, one column a check."""
+    if not which:
+        return ""
+    head = html.Tr([html.Th("bug", scope="col")] + [html.Th(checks.CHECKS[c], scope="col") for c in which])
+    rows = [html.Tr([html.Th(bugs.NAMES[key], scope="row")] + [caught_cell(found[c]) for c in which])
+            for key, found in table.items()]
+    return html.Table([html.Caption(f"Which check catches which bug, computed on this example (h = {h})"),
+                       html.Thead(head), html.Tbody(rows)], className="table table-sm align-middle")
+
+
+def training_note(h: int) -> html.P:
+    return html.P(f"Training every layer on the learning lab's task (h = {h}, {checks.LEARNING_STEPS} steps each), "
+                  "away from this page's requests: “still learns” joins the tables when they are done.",
+                  className="small", role="status")
+
+
+def code(line: str) -> html.Pre:
+    return html.Pre(html.Code(line), className="clinic-code")
+
+
+def story(bug: bugs.Bug, caught: str, causal: bool) -> html.Div:
+    """The bug: the correct line beside the wrong one, what it does, which check catches it, where it happened."""
+    parts = [html.H3(bug.name), html.P("The correct line:", className="mb-1"), code(bug.correct),
+             html.P("The mistake:", className="mb-1"), code(bug.wrong), html.P(bug.effect)]
+    if caught:
+        parts.append(html.P(caught))
+    parts.append(html.P([html.Strong("Where it happened: "), bug.seen]))
+    if causal:
+        reading, line = bugs.CAUSAL
+        parts += [html.H3("The correct causal mask"), html.P(reading), code(line)]
+    return html.Div(parts)
+
+
+def mystery_note(number: int) -> html.Div:
+    return html.Div([html.H3(f"Mystery {number}"),
+                     html.P("The bug's name and its story are hidden. Run the checks, compare the heatmaps of the two "
+                            "layers and their outputs, then name the bug below the checks' list.")])
+
+
+def verdict(right: bool | None, why: str) -> html.Div:
+    """The answer's verdict; `why` begins with it ("Right: …", "Not that one: …"); None when there is none."""
+    return html.Div(why, className={True: "right", False: "wrong", None: ""}[right])

@@ -1,0 +1,216 @@
+"""The bug clinic's numbers (dashboard/bugs.py, checks.py, backprop.py): each buggy layer against a loop written here,
+where each bug changes the attention and where it does not, each check's verdict on each bug, and the gradients
+that train a buggy layer."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from dashboard import backprop, bugs, checks, training
+from dashboard.attention import HEAD_CHOICES, worked_example
+from tests.conftest import ROOT
+
+
+def loop_layer(X, W_Q, W_K, W_V, W_O, h, bug=None, causal=False):
+    """Multi-head attention one number at a time, with the mistake `bug` (a key of bugs.BY_KEY) made by hand."""
+    n, d = X.shape
+    d_k = d // h
+    causal = causal or bug == "mask-after"
+    scale = {"no-scale": 1.0, "scale-d": 1 / np.sqrt(d)}.get(bug, 1 / np.sqrt(d_k))
+    A = np.zeros((h, n, n))
+    concat = np.zeros((n, d))
+    for i in range(h):
+        def head_part(M):
+            if bug == "reshape":  # head i, token r: d_k entries of the flat array, from (i n + r) d_k on
+                flat = M.ravel()
+                return np.array([[flat[(i * n + r) * d_k + c] for c in range(d_k)] for r in range(n)])
+            return M[:, i * d_k:(i + 1) * d_k]
+        Q, K, V = head_part(X @ W_Q), head_part(X @ W_K), head_part(X @ W_V)
+        S = np.array([[(K[r] @ Q[j] if bug == "kq" else Q[r] @ K[j]) * scale for j in range(n)] for r in range(n)])
+        for r in range(n):
+            for j in range(n):
+                if bug == "softmax-axis":  # down column j
+                    column = [S[q, j] for q in range(n) if not causal or j <= q]
+                    A[i, r, j] = np.exp(S[r, j] - max(column)) / sum(np.exp(z - max(column)) for z in column) \
+                        if not causal or j <= r else 0.0
+                else:
+                    seen = [S[r, k] for k in range(n) if not causal or k <= r or bug == "mask-after"]
+                    weight = np.exp(S[r, j] - max(seen)) / sum(np.exp(z - max(seen)) for z in seen)
+                    A[i, r, j] = weight if not causal or j <= r else 0.0
+        for r in range(n):
+            concat[r, i * d_k:(i + 1) * d_k] = sum(A[i, r, j] * V[j] for j in range(n))
+    return (concat if bug == "no-wo" else concat @ W_O), A
+
+
+@pytest.mark.parametrize("h", HEAD_CHOICES)
+@pytest.mark.parametrize("key", [None, *bugs.BY_KEY])
+def test_each_buggy_layer_equals_a_loop(key, h):
+    ex = worked_example(0)
+    r = bugs.layer(*ex[:5], h, bugs.BY_KEY.get(key))
+    output, A = loop_layer(*ex[:5], h, key)
+    np.testing.assert_allclose(r.A, A, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.output, output, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("key", [None, "reshape", "softmax-axis"])
+def test_a_causal_mask_with_a_bug_equals_a_loop(key):
+    ex = worked_example(4)
+    r = bugs.layer(*ex[:5], 2, bugs.BY_KEY.get(key), causal=True)
+    output, A = loop_layer(*ex[:5], 2, key, causal=True)
+    np.testing.assert_allclose(r.A, A, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(r.output, output, rtol=0, atol=1e-12)
+
+
+def test_where_each_bug_changes_the_first_head_at_four_heads():
+    """h = 4, seed 0: A(1) of each bug against the correct layer's (with the mask, for the mask's bug)."""
+    ex = worked_example(0)
+    right, masked = bugs.layer(*ex[:5], 4), bugs.layer(*ex[:5], 4, causal=True)
+    gap = {key: np.abs(bugs.layer(*ex[:5], 4, bug).A[0] - (masked if bug.causal else right).A[0])
+           for key, bug in bugs.BY_KEY.items()}
+    for key in ("softmax-axis", "no-scale", "scale-d", "kq", "reshape"):
+        assert gap[key].max() > 0.01, key  # every weight of A(1) is computed differently
+    assert gap["no-wo"].max() == 0  # W_O comes after the weights: they are right, the output is not
+    assert np.abs(bugs.layer(*ex[:5], 4, bugs.BY_KEY["no-wo"]).output - right.output).max() > 0.1
+    above = np.triu_indices(12, 1)
+    mask_bug = bugs.layer(*ex[:5], 4, bugs.BY_KEY["mask-after"]).A[0]
+    assert gap["mask-after"][above].max() == 0 and mask_bug[above].max() == 0  # both zero above the diagonal
+    assert gap["mask-after"][-1].max() < 1e-15  # the last row sees every key: right
+    assert np.all(gap["mask-after"][np.tril_indices(11)] > 0)  # every other weight it may see: too small
+    np.testing.assert_array_less(mask_bug.sum(-1)[:-1], 1 - 1e-3)
+    # the columns of the wrong axis sum to 1, its rows do not
+    wrong_axis = bugs.layer(*ex[:5], 4, bugs.BY_KEY["softmax-axis"]).A[0]
+    np.testing.assert_allclose(wrong_axis.sum(0), 1, atol=1e-12)
+    assert np.abs(wrong_axis.sum(1) - 1).max() > 0.05
+
+
+@pytest.mark.parametrize("h, unchanged", [(1, {"scale-d", "reshape"}), (8, {"no-scale"}), (4, set())])
+def test_where_a_bug_changes_nothing(h, unchanged):
+    """d_k = d at h = 1 (no heads to split, 1/sqrt(d) is right); d_k = 1 at h = 8 (sqrt(d_k) = 1)."""
+    ex = worked_example(0)
+    right = bugs.layer(*ex[:5], h)
+    same = {key for key, bug in bugs.BY_KEY.items() if not bug.causal
+            and np.abs(bugs.layer(*ex[:5], h, bug).output - right.output).max() < 1e-12}
+    assert same == unchanged
+
+
+EXPECTED = {  # check -> the bugs it catches at h = 4, seed 0 (None: cannot tell, the correct layer fails it too)
+    "rows": {"softmax-axis", "mask-after"},
+    "equivariance": {"reshape"},
+    "reference": set(bugs.BY_KEY),
+    "shapes": set(),
+    "learns": {"reshape"},
+}
+
+
+def test_which_check_catches_which_bug():
+    """The table the page shows, computed, held here."""
+    ex = worked_example(0)
+    example = checks.Example(ex.X, tuple(ex[1:5]), 4)
+    losses = checks.learning_losses(4, False)
+    table = checks.catch_table(example, tuple(checks.CHECKS), losses)
+    for check, caught in EXPECTED.items():
+        assert {key for key, row in table.items() if row[check]} == caught, check
+    assert table["mask-after"]["equivariance"] is None  # a causal layer is not permutation-equivariant
+    assert [key for key, row in table.items() for verdict in row.values() if verdict is None] == ["mask-after"]
+    # the correct layer passes every check; and the silent bugs learn as well as it does
+    assert all(v.passed for v in checks.verdicts(example, None, tuple(checks.CHECKS), losses).values())
+    assert losses[("reshape", False)] > 10 * losses[(None, False)]
+    assert losses[("mask-after", True)] < losses[(None, True)]  # rows that need not sum to 1 fit this task better
+
+
+def test_the_verdicts_say_their_numbers():
+    ex = worked_example(0)
+    example = checks.Example(ex.X, tuple(ex[1:5]), 4)
+    found = checks.side_by_side(example, bugs.BY_KEY["mask-after"])
+    correct, buggy, caught = found["rows"]
+    assert caught and correct.passed and not buggy.passed
+    sums = bugs.layer(*ex[:5], 4, bugs.BY_KEY["mask-after"]).A.sum(-1)
+    assert buggy.detail == f"largest |row sum − 1| = {np.abs(sums - 1).max():.1e}"
+    assert found["equivariance"][2] is None and not found["equivariance"][0].passed
+    sentence = checks.caught_by(found)
+    assert "caught by “rows of A sum to 1”, “equals a reference loop”" in sentence and "cannot tell" in sentence
+
+
+def test_the_reference_is_the_seed_notebook():
+    from tests.seed_reference import seed_multi_head_attention
+
+    ex = worked_example(7)
+    for h in HEAD_CHOICES:
+        for ours, theirs in zip(checks.reference_attention(*ex[:5], h), seed_multi_head_attention(*ex[:5], h)):
+            np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+
+
+def test_the_generic_backward_is_the_labs_for_the_correct_layer():
+    X, Y = training.make_task(4, np.random.default_rng(0))
+    W = {w: np.random.default_rng(1).normal(0, 0.4, (8, 8)) for w in training.WEIGHTS}
+    for h in HEAD_CHOICES:
+        loss, grads, _ = training.loss_and_grads(X, Y, W, h)
+        loss2, grads2, _ = backprop.Layer().loss_and_grads(X, Y, W, h)
+        assert loss == loss2
+        for w in training.WEIGHTS:
+            np.testing.assert_allclose(grads2[w], grads[w], rtol=1e-12, atol=1e-15)
+    assert training.train(2, 0, 40).test_loss == training.train(2, 0, 40, layer=backprop.Layer()).test_loss
+
+
+@pytest.mark.parametrize("key", [None, *bugs.BY_KEY])
+def test_each_buggy_layer_has_the_right_gradient(key):
+    """Central differences on every weight, h = 2 (the reshape's pieces then cross tokens), a batch of two."""
+    layer = bugs.trainable(bugs.BY_KEY.get(key))
+    rng = np.random.default_rng(5)
+    X, Y = training.make_task(2, rng)
+    W = {w: rng.normal(0, 0.5, (8, 8)) for w in training.WEIGHTS}
+    _, grads, _ = layer.loss_and_grads(X, Y, W, 2)
+    eps = 1e-6
+    for w in training.WEIGHTS:
+        numeric = np.zeros((8, 8))
+        for i in range(8):
+            for j in range(8):
+                up, down = ({k: v.copy() for k, v in W.items()} for _ in range(2))
+                up[w][i, j] += eps
+                down[w][i, j] -= eps
+                loss = lambda weights: layer.loss_and_grads(X, Y, weights, 2)[0]  # noqa: E731
+                numeric[i, j] = (loss(up) - loss(down)) / (2 * eps)
+        if key == "no-wo" and w == "W_O":
+            assert np.abs(numeric).max() == 0 and np.abs(grads[w]).max() == 0  # W_O is not used
+            continue
+        assert np.linalg.norm(numeric - grads[w]) / np.linalg.norm(numeric) < 1e-6, (key, w)
+
+
+def test_a_mystery_number_always_hides_the_same_bug():
+    drawn = [bugs.mystery(seed).key for seed in range(1, 1000)]
+    assert drawn == [bugs.mystery(seed).key for seed in range(1, 1000)]
+    assert set(drawn) == set(bugs.BY_KEY)  # every bug can be the mystery
+    assert max(drawn.count(k) for k in bugs.BY_KEY) < 2 * min(drawn.count(k) for k in bugs.BY_KEY)
+
+
+def test_naming_the_mystery_bug():
+    ex = worked_example(0)
+    example = checks.Example(ex.X, tuple(ex[1:5]), 4)
+    kq, reshape, no_scale = (bugs.BY_KEY[k] for k in ("kq", "reshape", "no-scale"))
+    right, why = checks.judge(example, kq, kq)
+    assert right and why.startswith("Right: it was “K Qᵀ instead of Q Kᵀ”")
+    right, why = checks.judge(example, kq, reshape)  # the reshape would fail equivariance; K Q^T passes it
+    assert not right and "would fail “permutation equivariance”, and this layer passes it" in why
+    right, why = checks.judge(example, kq, no_scale)  # the same checks fail: the weights tell them apart
+    gap = np.abs(bugs.layer(*ex[:5], 4, kq).A - bugs.layer(*ex[:5], 4, no_scale).A).max()
+    assert not right and f"its weights differ from this layer's by up to {gap:.2f}" in why
+    # at h = 1 there are no heads to split: naming 1/sqrt(d) for the reshape is right too
+    right, why = checks.judge(example._replace(h=1), reshape, bugs.BY_KEY["scale-d"])
+    assert right and why.startswith("Right here")
+
+
+def test_each_bug_names_its_step_and_its_story():
+    steps = set(bugs.STEPS._fields)
+    for bug in bugs.BUGS:
+        assert bug.step in steps and bug.correct != bug.wrong
+        assert "#" in bug.seen and "/" in bug.seen  # repository and number
+        assert "http" not in bug.seen + bug.effect  # plain text: the page loads nothing from another host
+    assert list(bugs.NAMES) == [bug.key for bug in bugs.BUGS] and len(set(bugs.NAMES.values())) == len(bugs.BUGS)
+
+
+def test_the_clinic_math_imports_without_dash():
+    code = ("import sys; sys.modules.update(dash=None, plotly=None, flask=None); "
+            "import dashboard.bugs, dashboard.checks, dashboard.backprop, dashboard.steps")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
