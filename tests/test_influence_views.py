@@ -231,7 +231,7 @@ def test_the_drilldown_shows_the_path_from_weight_to_influence():
     rank = counted_rank(N_row)[j]
     assert rows[4][3] in {f"{rank}{end} of 12" for end in ("st", "nd", "rd", "th")}
     assert rows[0][3] in {f"{counted_rank(A[2, r])[j]}{end} of 12" for end in ("st", "nd", "rd", "th")}
-    assert texts(panel)[0].startswith("q·k = ")  # the weight's own explanation comes first, as before
+    assert texts(panel)[0].startswith(f"The logit B_3(x_{r}, x_{j}) = q·k = ")  # the weight's own explanation first
 
 
 def download(kind, head=None, query=None, key=None, h=4, seed=3):
