@@ -82,12 +82,12 @@ def test_scale_and_size_reach_every_view_and_the_url(page):
     from dashboard.attention import worked_example
 
     ex = worked_example(1, 8)
-    A = multi_head_attention(*ex[:5], 2, scale=10 / np.sqrt(4)).A
+    A = multi_head_attention(*ex[:5], 2, scale=1 / (10 * np.sqrt(4))).A  # τ = 10 divides the logits
     z = wait_until(page, "() => { const gd = document.querySelector('#heatmaps .js-plotly-plot');"
                    " const t = gd && gd._fullData; return t && t.length === 2 && t[0].z.length === 24"
                    " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
     np.testing.assert_allclose(z, A, rtol=1e-5)
-    assert "Scale 5 × q·k" in page.inner_text("#scale-text")
+    assert "Scale 0.05 × q·k" in page.inner_text("#scale-text")
     page.locator("label", has_text="1, no scaling").click()
     wait_until(page, "() => location.search.includes('scale=none')")
     query = parse_qs(urlparse(page.url).query)
@@ -107,7 +107,7 @@ def test_download_gives_the_cores_numbers(page):
     ex = worked_example(3)
     np.testing.assert_array_equal(np.array(state["attention"]), multi_head_attention(*ex[:5], 4).A)
     np.testing.assert_array_equal(np.array(state["X"]), ex.X)
-    assert info.value.suggested_filename == "attention-h4-seed3-n12-seed.json"
+    assert info.value.suggested_filename == "attention-random-h4-seed3-n12-seed.json"
     page.click("#copy-link")
     wait_until(page, "() => document.querySelector('#share-status').innerText.length > 0")
     assert page.input_value("#share-link") == page.url
