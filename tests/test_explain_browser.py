@@ -76,18 +76,18 @@ def test_the_keyboard_selects_a_cell(page):
 
 
 def test_scale_and_size_reach_every_view_and_the_url(page):
-    page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=-10")  # τ = 0.1 divides the logits
+    page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
     scroll_through(page)
     wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
     from dashboard.attention import worked_example
 
     ex = worked_example(1, 8)
-    A = multi_head_attention(*ex[:5], 2, scale=1 / (0.1 * np.sqrt(4))).A
+    A = multi_head_attention(*ex[:5], 2, scale=1 / (10 * np.sqrt(4))).A  # τ = 10 divides the logits
     z = wait_until(page, "() => { const gd = document.querySelector('#heatmaps .js-plotly-plot');"
                    " const t = gd && gd._fullData; return t && t.length === 2 && t[0].z.length === 24"
                    " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
     np.testing.assert_allclose(z, A, rtol=1e-5)
-    assert "Scale 5 × q·k" in page.inner_text("#scale-text")
+    assert "Scale 0.05 × q·k" in page.inner_text("#scale-text")
     page.locator("label", has_text="1, no scaling").click()
     wait_until(page, "() => location.search.includes('scale=none')")
     query = parse_qs(urlparse(page.url).query)
