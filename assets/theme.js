@@ -1,9 +1,40 @@
-// Light or dark follows the system setting (Bootstrap 5.3 colour modes).
+// Light, dark or auto (the system's setting), chosen in the header of the explorer and of class mode and
+// kept in this browser's localStorage, which both apps share (one origin): a device's choice, as the
+// projector's dark room or a phone's own setting is, not part of a link another device opens. Applied
+// here, before the page is drawn, as Bootstrap 5.3's data-bs-theme on <html>; assets/header.js sets it when
+// the switch changes. Runs in both apps (dashboard/__init__.py ignores it in neither).
 (function () {
-  const dark = window.matchMedia("(prefers-color-scheme: dark)");
-  const apply = () => document.documentElement.setAttribute("data-bs-theme", dark.matches ? "dark" : "light");
-  apply();
-  dark.addEventListener("change", apply);
+  const KEY = "mha-theme";
+  const SCHEMES = ["light", "dark"];  // Bootstrap's colour modes; any other choice ("auto") follows the system
+  const system = window.matchMedia("(prefers-color-scheme: dark)");
+
+  const kept = {};  // where localStorage is turned off, a choice lasts as long as the page
+  function read(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch (e) {
+      return kept[key] === undefined ? null : kept[key];
+    }
+  }
+
+  function write(key, value) {
+    kept[key] = value;
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (e) { /* kept above */ }
+  }
+
+  const choice = () => {
+    const stored = read(KEY);
+    return SCHEMES.includes(stored) ? stored : "auto";
+  };
+
+  function apply() {
+    const chosen = choice();
+    const scheme = SCHEMES.includes(chosen) ? chosen : (system.matches ? "dark" : "light");
+    document.documentElement.setAttribute("data-bs-theme", scheme);
+    return chosen;
+  }
 
   // Dark mode turns a heatmap's lightness around so that zero is dark like the page (assets/site/app.css:
   // invert(1) hue-rotate(180deg), which keeps hue and saturation only where nothing clips). A diverging
@@ -37,6 +68,25 @@
     document.body.appendChild(holder.firstChild);
   }
 
+  apply();
+  system.addEventListener("change", apply);
   if (document.body) addFilter();
   else document.addEventListener("DOMContentLoaded", addFilter);
+  // Another tab of this browser chose: follow it, switch included.
+  window.addEventListener("storage", (e) => {
+    if (e.key !== KEY) return;
+    const chosen = apply();
+    if (document.getElementById("theme") && window.dash_clientside && window.dash_clientside.set_props) {
+      window.dash_clientside.set_props("theme", { value: chosen });
+    }
+  });
+
+  // For assets/header.js: the stored theme and a new choice.
+  window.sitePrefs = {
+    theme: choice,
+    chooseTheme: function (chosen) {
+      write(KEY, SCHEMES.includes(chosen) ? chosen : "auto");
+      return apply();
+    },
+  };
 })();

@@ -1,14 +1,19 @@
-"""Dark mode in headless Chromium: the diverging colour maps keep their colours."""
+"""The headers in headless Chromium: the light, dark and auto switch (kept in the browser, taken over by class
+mode), dark mode's diverging colour maps, and the phone's header."""
 
 import base64
 
 import pytest
 
 from tests.browser import SETTLED, scroll_through, wait_until
+from tests.test_a11y import AXE, violations
 
 pytestmark = pytest.mark.browser
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 SCHEME = "() => document.documentElement.getAttribute('data-bs-theme')"
+STORED = "key => localStorage.getItem(key)"
+CHECKED_THEME = "() => document.querySelector('#theme input:checked')?.value"
 
 
 @pytest.fixture
@@ -26,6 +31,41 @@ def open_context(browser):
     yield make
     for context in made:
         context.close()
+
+
+def choose_theme(page, name):
+    page.locator("#theme label", has_text=name).click()  # btn-check: the input is hidden, its label is the button
+
+
+def test_the_theme_switch_overrides_the_system_and_class_mode_keeps_it(open_context, app_url):
+    page = open_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
+    page.goto(app_url + "/")
+    page.wait_for_selector("#theme label")
+    assert page.evaluate(SCHEME) == "light" and page.evaluate(CHECKED_THEME) == "auto"
+    choose_theme(page, "dark")
+    wait_until(page, f"() => ({SCHEME})() === 'dark'")
+    assert page.evaluate(STORED, "mha-theme") == "dark"
+    assert "theme=" not in page.url  # a device's choice, not the link's
+    page.reload()
+    wait_until(page, f"() => ({CHECKED_THEME})() === 'dark'")
+    assert page.evaluate(SCHEME) == "dark"
+
+    # class mode, another app on the same server, opens in the explorer's theme, and its switch shows it
+    page.goto(app_url + "/class")
+    wait_until(page, f"() => ({CHECKED_THEME})() === 'dark'")
+    assert page.evaluate(SCHEME) == "dark"
+    choose_theme(page, "auto")
+    wait_until(page, f"() => ({SCHEME})() === 'light'")  # the system's: this context's is light
+    assert page.evaluate(STORED, "mha-theme") == "auto"
+
+    # light beats a dark system
+    dark_system = open_context(viewport={"width": 1440, "height": 900}, color_scheme="dark")
+    dark_system.goto(app_url + "/")
+    dark_system.wait_for_selector("#theme label")
+    assert dark_system.evaluate(SCHEME) == "dark"
+    choose_theme(dark_system, "light")
+    wait_until(dark_system, f"() => ({SCHEME})() === 'light'")
+    assert page.errors == [] and dark_system.errors == []
 
 
 # The colour bar's pixels as drawn, top (largest value) to bottom, from an element screenshot decoded in the page
@@ -78,3 +118,57 @@ def test_dark_mode_keeps_the_red_blue_map_red_and_blue(open_context, app_url):
     attention = "getComputedStyle(document.querySelector('#heatmaps .heatmaplayer image')).filter"
     assert "invert" in page.evaluate(attention)
     assert page.errors == []
+
+
+def test_the_phone_header_is_one_row_and_a_menu(open_context, app_url):
+    page = open_context(**PHONE)
+    page.goto(app_url + "/")
+    page.wait_for_selector("#heatmaps .main-svg", timeout=20000)
+    wait_until(page, SETTLED, "#section-example")
+    header = page.evaluate("document.querySelector('.controls').getBoundingClientRect().height")
+    assert header <= 0.12 * 844, header
+    # h, the seed and every tab are on screen, inside the page's width; the rest is behind the menu button
+    for selector in ["#heads label", "#seed", "#tab label", "#header-menu-button"]:
+        for k in range(page.locator(selector).count()):
+            box = page.locator(selector).nth(k).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (selector, k, box)
+    assert not page.locator("#header-menu").is_visible()
+    assert page.locator("h1").count() == 1 and page.locator("h1").inner_text() == "Multi-head attention"
+
+    # by keyboard: from the seed box, Tab reaches the menu button, Enter opens it, Tab goes into the theme switch
+    page.focus("#seed")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "header-menu-button"
+    assert page.get_attribute("#header-menu-button", "aria-expanded") == "false"
+    assert page.get_attribute("#header-menu-button", "aria-label")
+    page.keyboard.press("Enter")
+    wait_until(page, "() => document.querySelector('#header-menu-button').getAttribute('aria-expanded') === 'true'")
+    page.wait_for_selector("#header-menu", state="visible")
+    for control in ["#theme", "label[for=lecture]", "#header-menu a[href='/class']"]:
+        assert page.locator(control).first.is_visible(), control
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#theme') !== null")
+    # every control of the header has a name
+    names = page.evaluate("""() => Array.from(
+      document.querySelectorAll('.controls input, .controls button, .controls a')).map(e => [e.id || e.tagName,
+        (e.labels && e.labels.length ? e.labels[0].textContent : '') || e.getAttribute('aria-label') || e.textContent]
+        .map(s => s.trim()))""")
+    assert all(name for _, name in names), names
+    page.click("#header-menu-button")
+    wait_until(page, "() => document.querySelector('#header-menu-button').getAttribute('aria-expanded') === 'false'")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_class_mode_header_has_no_axe_violations(browser, app_url, scheme):
+    if not AXE.exists():
+        pytest.fail("axe-core is not installed: run `make node-tools`")
+    context = browser.new_context(**PHONE, color_scheme=scheme, bypass_csp=True)
+    page = context.new_page()
+    page.goto(app_url + "/class")
+    page.wait_for_selector("#class-start", state="visible")
+    page.click("#header-menu-button")
+    page.wait_for_selector("#header-menu", state="visible")
+    found = violations(page)
+    context.close()
+    assert found == [], "\n".join(found)
