@@ -1,10 +1,11 @@
 // The headers' clientside callbacks (window.dash_clientside.header), in the explorer and in class mode
-// (dashboard/prefs.py, dashboard/explorer/header.py, dashboard/classmode/__init__.py). The theme is kept by
-// assets/theme.js (window.sitePrefs) in this browser's localStorage, which both apps share.
+// (dashboard/prefs.py, dashboard/explorer/header.py, dashboard/classmode/__init__.py). The theme and lecture
+// mode are kept by assets/theme.js (window.sitePrefs) in this browser's localStorage, which both apps share.
 (function () {
   const no = () => window.dash_clientside.no_update;
   const prefs = () => window.sitePrefs;
   const triggered = () => window.dash_clientside.callback_context.triggered.map((t) => t.prop_id.split(".")[0]);
+  const lectureLink = (href, on) => href.split("?")[0] + (on ? "?lecture=1" : "");
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     header: {
@@ -13,9 +14,13 @@
         return [!open, String(!open)];
       },
 
-      // Explorer: the switch starts at the stored theme, and a choice is stored and applied.
-      explorerPrefs: function (theme, themeId) {
-        if (triggered().includes(themeId)) {
+      // Explorer: the switch starts at the stored theme, and a choice is stored and applied. Lecture mode
+      // lives in the explorer's URL (?lecture=1); it is copied to the browser at every change, the URL's at
+      // load included, so that class mode's pages open as the explorer was.
+      explorerPrefs: function (theme, lecture, themeId) {
+        prefs().setLecture(lecture === true);
+        const fired = triggered();
+        if (fired.includes(themeId)) {
           prefs().chooseTheme(theme);
           return no();
         }
@@ -23,15 +28,24 @@
         return stored === theme ? no() : stored;
       },
 
-      // Class mode: the theme starts as the browser has it (the explorer's last), and its switch changes it for
-      // either app.
-      classPrefs: function (theme, themeId) {
-        if (triggered().includes(themeId)) {
-          prefs().chooseTheme(theme);
-          return no();
+      // Class mode: theme and lecture mode start as the browser has them (the explorer's last), and its own
+      // switches change both for either app. Its link back to the explorer takes lecture mode along.
+      classPrefs: function (theme, lecture, href, themeId, lectureId) {
+        const fired = triggered();
+        let outTheme = no();
+        let outLecture = no();
+        let on = lecture === true;
+        if (fired.includes(themeId)) prefs().chooseTheme(theme);
+        else if (fired.includes(lectureId)) prefs().setLecture(on);
+        else {  // the page has just loaded
+          const stored = prefs().theme();
+          if (stored !== theme) outTheme = stored;
+          on = prefs().lecture();
+          if (on !== (lecture === true)) outLecture = on;
         }
-        const stored = prefs().theme();
-        return stored === theme ? no() : stored;
+        document.documentElement.classList.toggle("lecture", on);
+        const link = lectureLink(href || "/", on);
+        return [outTheme, outLecture, link === href ? no() : link];
       },
     },
   });

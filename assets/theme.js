@@ -5,6 +5,7 @@
 // the switch changes. Runs in both apps (dashboard/__init__.py ignores it in neither).
 (function () {
   const KEY = "mha-theme";
+  const LECTURE_KEY = "mha-lecture";
   const SCHEMES = ["light", "dark"];  // Bootstrap's colour modes; any other choice ("auto") follows the system
   const system = window.matchMedia("(prefers-color-scheme: dark)");
 
@@ -81,12 +82,15 @@
     }
   });
 
-  // For assets/header.js: the stored theme and a new choice.
+  // For assets/header.js: the stored theme and a new choice; and lecture mode, which the explorer keeps here
+  // too (besides its URL) for class mode's pages, a separate app, to take over.
   window.sitePrefs = {
     theme: choice,
     chooseTheme: function (chosen) {
       write(KEY, SCHEMES.includes(chosen) ? chosen : "auto");
       return apply();
     },
+    lecture: () => read(LECTURE_KEY) === "1",
+    setLecture: (on) => write(LECTURE_KEY, on ? "1" : "0"),
   };
 })();

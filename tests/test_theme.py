@@ -1,5 +1,5 @@
 """The headers in headless Chromium: the light, dark and auto switch (kept in the browser, taken over by class
-mode), dark mode's diverging colour maps, and the phone's header."""
+mode), dark mode's diverging colour maps, the phone's header, and lecture mode in class mode."""
 
 import base64
 
@@ -156,6 +156,38 @@ def test_the_phone_header_is_one_row_and_a_menu(open_context, app_url):
     assert all(name for _, name in names), names
     page.click("#header-menu-button")
     wait_until(page, "() => document.querySelector('#header-menu-button').getAttribute('aria-expanded') === 'false'")
+    assert page.errors == []
+
+
+def test_class_mode_opens_in_lecture_mode_when_the_explorer_was(open_context, app_url):
+    page = open_context(viewport={"width": 1920, "height": 1080})
+    page.goto(app_url + "/?lecture=1")
+    page.wait_for_selector("#lecture:checked")
+    wait_until(page, "() => localStorage.getItem('mha-lecture') === '1'")
+    page.goto(app_url + "/class")
+    page.wait_for_selector("#class-start", state="visible")
+    wait_until(page, "() => document.documentElement.classList.contains('lecture')")
+    assert page.is_checked("#lecture")
+    assert page.get_attribute("#explorer-link", "href") == "/?lecture=1"  # and back again
+    assert "lecture" not in page.url  # nothing in the address the projector shows
+    lecture_text = page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)")
+
+    # turned off here, it is off in the explorer's link and for the next class page
+    page.locator("label[for=lecture]").click()
+    wait_until(page, "() => !document.documentElement.classList.contains('lecture')")
+    assert page.get_attribute("#explorer-link", "href") == "/"
+    assert page.evaluate(STORED, "mha-lecture") == "0"
+    assert page.evaluate("parseFloat(getComputedStyle(document.documentElement).fontSize)") < lecture_text
+
+    # the explorer without lecture mode: class mode without it
+    page.locator("label[for=lecture]").click()
+    page.goto(app_url + "/")
+    page.wait_for_selector("#heatmaps .main-svg", timeout=20000)
+    wait_until(page, "() => localStorage.getItem('mha-lecture') === '0'")
+    page.goto(app_url + "/class")
+    page.wait_for_selector("#class-start", state="visible")
+    page.wait_for_selector("#lecture:not(:checked)", state="attached")
+    assert not page.evaluate("document.documentElement.classList.contains('lecture')")
     assert page.errors == []
 
 

@@ -14,22 +14,29 @@ from . import lecturer, student
 from .wiring import CALLBACKS
 
 PATH = lecturer.PATH
-# The header's callbacks (window.dash_clientside.header, assets/header.js): the theme starts as the explorer
-# left it in this browser (localStorage).
+LECTURE = "lecture"  # lecture mode here too: larger text on the projector
+EXPLORER_LINK = "explorer-link"
+# The header's callbacks (window.dash_clientside.header, assets/header.js): the theme and lecture mode start as
+# the explorer left them in this browser (localStorage; the URL of class mode is on the projector and in the
+# join link, and is no place for them), and the link back takes lecture mode to the explorer's URL.
 HEADER_CALLBACKS = Callbacks("header")
 prefs.wire_menu(HEADER_CALLBACKS)
-HEADER_CALLBACKS.clientside_callback("classPrefs", Output(prefs.THEME, "value"), Input(prefs.THEME, "value"),
-                                     State(prefs.THEME, "id"))
+HEADER_CALLBACKS.clientside_callback(
+    "classPrefs", Output(prefs.THEME, "value"), Output(LECTURE, "value"), Output(EXPLORER_LINK, "href"),
+    Input(prefs.THEME, "value"), Input(LECTURE, "value"), State(EXPLORER_LINK, "href"), State(prefs.THEME, "id"),
+    State(LECTURE, "id"))
 
 
 def header() -> dbc.Navbar:
-    """The name, and behind the phone's menu button the theme and the way back to the explorer."""
+    """The name, and behind the phone's menu button the theme, lecture mode and the way back to the explorer."""
     return dbc.Navbar(
         dbc.Container([
             html.H1([html.Span("Multi-head attention: ", className="phone-hidden"), "class mode"],
                     className="navbar-brand mb-0"),  # the page's h1, above its sections' h2
-            *prefs.menu([prefs.theme_switch(), html.A("the explorer", href="/", className="small")],
-                        label="theme, the explorer"),
+            *prefs.menu([prefs.theme_switch(),
+                         dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
+                         html.A("the explorer", id=EXPLORER_LINK, href="/", className="small")],
+                        label="theme, lecture mode, the explorer"),
         ], fluid=True, className="gap-2 flex-wrap"),
         expand="sm", color="body", className="border-bottom class-header",
     )

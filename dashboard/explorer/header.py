@@ -84,6 +84,7 @@ def layout() -> dbc.Navbar:
 clientside_callback("display", Output(DISPLAY, "data"), Input(LECTURE, "value"), State(CONFIG, "data"))
 
 prefs.wire_menu(CALLBACKS)
-# The theme switch starts at the browser's stored choice and stores a new one.
+# The theme switch starts at the browser's stored choice and stores a new one; lecture mode is copied to the
+# browser for class mode's pages (the explorer's own is in its URL).
 CALLBACKS.clientside_callback("explorerPrefs", Output(prefs.THEME, "value"), Input(prefs.THEME, "value"),
-                              State(prefs.THEME, "id"))
+                              Input(LECTURE, "value"), State(prefs.THEME, "id"))
