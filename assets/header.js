@@ -7,6 +7,8 @@
   const triggered = () => window.dash_clientside.callback_context.triggered.map((t) => t.prop_id.split(".")[0]);
   const lectureLink = (href, on) => href.split("?")[0] + (on ? "?lecture=1" : "");
 
+  let shownSeed = null;  // the last valid seed: the one the page shows
+
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     header: {
       // The phone's menu button opens and closes the rest of the header (on a wider page it is all shown).
@@ -46,6 +48,21 @@
         document.documentElement.classList.toggle("lecture", on);
         const link = lectureLink(href || "/", on);
         return [outTheme, outLecture, link === href ? no() : link];
+      },
+
+      // The seed box: a seed outside min..max (or no whole number) is refused, and the box says so, in red,
+      // with the message beside it, and the seed the page still shows. The box reports such a value as NaN.
+      seedCheck: function (value, min, max, boxId, messageId) {
+        const box = document.getElementById(boxId);
+        const valid = Number.isInteger(value) && value >= min && value <= max;
+        if (valid) shownSeed = value;
+        if (box) {  // dbc.Input takes no aria-* props of its own
+          box.setAttribute("aria-invalid", String(!valid));
+          box.setAttribute("aria-describedby", messageId);
+        }
+        if (valid) return [false, ""];
+        const still = shownSeed === null ? "" : ": the page still shows seed " + shownSeed;
+        return [true, "Seeds run " + min + " to " + max + still + "."];
       },
     },
   });

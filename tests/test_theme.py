@@ -1,10 +1,11 @@
 """The headers in headless Chromium: the light, dark and auto switch (kept in the browser, taken over by class
-mode), dark mode's diverging colour maps, the phone's header, and lecture mode in class mode."""
+mode), dark mode's diverging colour maps, the phone's header, the seed box, and lecture mode in class mode."""
 
 import base64
 
 import pytest
 
+from dashboard.limits import SEEDS
 from tests.browser import SETTLED, scroll_through, wait_until
 from tests.test_a11y import AXE, violations
 
@@ -156,6 +157,35 @@ def test_the_phone_header_is_one_row_and_a_menu(open_context, app_url):
     assert all(name for _, name in names), names
     page.click("#header-menu-button")
     wait_until(page, "() => document.querySelector('#header-menu-button').getAttribute('aria-expanded') === 'false'")
+    assert page.errors == []
+
+
+def seed_in_url(page) -> str | None:
+    return page.evaluate("() => new URLSearchParams(location.search).get('seed')")
+
+
+def test_a_seed_out_of_range_is_refused_out_loud_and_a_typed_one_applies_without_enter(open_context, app_url):
+    page = open_context(viewport={"width": 1440, "height": 900})
+    page.goto(app_url + "/?seed=7")
+    page.wait_for_selector("#heatmaps .main-svg", timeout=20000)
+    assert seed_in_url(page) == "7"
+    page.fill("#seed", "150")  # no Enter
+    page.wait_for_selector("#seed.is-invalid", timeout=5000)
+    message = page.inner_text("#seed-message")
+    assert f"Seeds run {SEEDS[0]} to {SEEDS[-1]}" in message and "seed 7" in message, message
+    assert page.get_attribute("#seed", "aria-invalid") == "true"
+    assert page.get_attribute("#seed", "aria-describedby") == "seed-message"
+    assert page.locator("#seed-message").is_visible() and page.get_attribute("#seed-message", "role") == "status"
+    assert seed_in_url(page) == "7"
+
+    page.fill("#seed", "42")  # no Enter: it applies once the typing stops
+    wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '42'", timeout=10)
+    page.wait_for_selector("#seed:not(.is-invalid)")
+    assert page.inner_text("#seed-message") == "" and page.get_attribute("#seed", "aria-invalid") == "false"
+
+    page.fill("#seed", "12")
+    page.keyboard.press("Tab")  # leaving the box
+    wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '12'", timeout=10)
     assert page.errors == []
 
 

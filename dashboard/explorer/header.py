@@ -16,6 +16,8 @@ from ..wiring import Callbacks
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB
 from .wiring import clientside_callback
 
+SEED_MESSAGE = "seed-message"  # why a typed seed was refused
+SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (Enter and leaving the box included)
 # Shorter tab labels for the phone's one row of tabs; screen readers keep the whole label.
 PHONE_TAB_LABELS = {"example": "Example", "mixing": "Single vs multi"}
 
@@ -49,8 +51,9 @@ def layout() -> dbc.Navbar:
                         html.Label([html.Span("example ", className="phone-hidden"), "seed"], htmlFor=SEED,
                                    className="small mb-0 ms-1"),
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
-                                  value=limits.DEFAULT_SEED, debounce=True, size="sm",
+                                  value=limits.DEFAULT_SEED, debounce=SEED_DEBOUNCE_MS, size="sm",
                                   className="seed-box"),
+                        html.Div(id=SEED_MESSAGE, className="seed-message small", role="status"),
                     ],
                     className="header-model d-flex align-items-center gap-2", role="group",
                     **{"aria-label": "example"},
@@ -88,3 +91,7 @@ prefs.wire_menu(CALLBACKS)
 # browser for class mode's pages (the explorer's own is in its URL).
 CALLBACKS.clientside_callback("explorerPrefs", Output(prefs.THEME, "value"), Input(prefs.THEME, "value"),
                               Input(LECTURE, "value"), State(prefs.THEME, "id"))
+# A seed outside limits.SEEDS is refused by every view (limits.Invalid): the box says so.
+CALLBACKS.clientside_callback("seedCheck", Output(SEED, "invalid"), Output(SEED_MESSAGE, "children"),
+                              Input(SEED, "value"), State(SEED, "min"), State(SEED, "max"), State(SEED, "id"),
+                              State(SEED_MESSAGE, "id"))
