@@ -51,6 +51,8 @@ MYSTERIES = range(1000)  # a mystery number 1 … 999 hides a bug (bugs.mystery)
 NO_MYSTERY = 0
 DEFAULT_CHECKS = list(FAST)  # the checks that run on the example at once; "learns" trains, so it waits to be asked
 DISPLAYS = 2 * 2  # phone-width or not, lecture mode or not
+THEMES = {"auto": "auto (the system's)", "light": "light", "dark": "dark"}  # value -> name; auto: the system's
+DEFAULT_THEME = "auto"  # assets/theme.js: a stored choice other than light or dark is auto
 NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint; a page narrower than this is a phone's
 ALL_HEADS = 0  # a head button's value for "all heads"; k >= 1 is head k
 

@@ -6,22 +6,47 @@ and answers (store/) and the join link's QR code (qr.py). It mounts nothing of t
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
-from dash import dcc, html
+from dash import Input, Output, State, dcc, html
 
+from .. import prefs
+from ..wiring import Callbacks
 from . import lecturer, student
 from .wiring import CALLBACKS
 
 PATH = lecturer.PATH
+LECTURE = "lecture"  # lecture mode here too: larger text on the projector
+EXPLORER_LINK = "explorer-link"
+# The header's callbacks (window.dash_clientside.header, assets/header.js): the theme and lecture mode start as
+# the explorer left them in this browser (localStorage; the URL of class mode is on the projector and in the
+# join link, and is no place for them), and the link back takes lecture mode to the explorer's URL.
+HEADER_CALLBACKS = Callbacks("header")
+prefs.wire_menu(HEADER_CALLBACKS)
+HEADER_CALLBACKS.clientside_callback(
+    "classPrefs", Output(prefs.THEME, "value"), Output(LECTURE, "value"), Output(EXPLORER_LINK, "href"),
+    Input(prefs.THEME, "value"), Input(LECTURE, "value"), State(EXPLORER_LINK, "href"), State(prefs.THEME, "id"),
+    State(LECTURE, "id"))
+
+
+def header() -> dbc.Navbar:
+    """The name, and behind the phone's menu button the theme, lecture mode and the way back to the explorer."""
+    return dbc.Navbar(
+        dbc.Container([
+            html.H1([html.Span("Multi-head attention: ", className="phone-hidden"), "class mode"],
+                    className="navbar-brand mb-0"),  # the page's h1, above its sections' h2
+            *prefs.menu([prefs.theme_switch(),
+                         dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
+                         html.A("the explorer", id=EXPLORER_LINK, href="/", className="small")],
+                        label="theme, lecture mode, the explorer"),
+        ], fluid=True, className="gap-2 flex-wrap"),
+        expand="sm", color="body", className="border-bottom class-header",
+    )
 
 
 def layout() -> html.Div:
-    header = dbc.Navbar(dbc.Container([html.Span("Multi-head attention: class mode", className="navbar-brand"),
-                                       html.A("the explorer", href="/", className="small")], fluid=True),
-                        color="body", className="border-bottom")
     return html.Div([
         dcc.Location(id=lecturer.URL, refresh="callback-nav"),
         dcc.Store(id=lecturer.PAGE),
-        header,
+        header(),
         html.Main([lecturer.layout(), student.layout()], className="container-xxl py-3"),
     ])
 
@@ -30,3 +55,4 @@ def build(app) -> None:
     """Class mode's layout and callbacks on a Dash app."""
     app.layout = layout()
     CALLBACKS.wire(app)
+    HEADER_CALLBACKS.wire(app)

@@ -73,4 +73,5 @@ def build(app) -> None:
     """The explorer's layout and callbacks on a Dash app."""
     app.layout = layout()
     CALLBACKS.wire(app)
+    header.CALLBACKS.wire(app)  # the header's own (window.dash_clientside.header, assets/header.js)
     learning.precompute_defaults()
