@@ -54,7 +54,7 @@ def head_effects(total: np.ndarray, switched_off: np.ndarray, display: Display =
         fig["layout"]["yaxis" + axis_suffix(p)].pop("scaleanchor")
         if n > NARROW_TICKS:
             fig["layout"]["xaxis" + axis_suffix(p)]["dtick"] = 4
-    fig["layout"]["xaxis"]["showticklabels"] = False  # the same outputs as below: room for the lower title
         trace["text"] = [[head] * n for head in heads]  # the hover names the head, not its row index
         trace["hovertemplate"] = f"{title}<br>%{{text}}<br>output r = %{{x}}<br>size = %{{z:.3f}}<extra></extra>"
+    fig["layout"]["xaxis"]["showticklabels"] = False  # the same outputs as below: room for the lower title
     return fig
