@@ -32,7 +32,7 @@ def create_apps(password: str | None = None) -> tuple:
     explorer.build(explorer_app)
     class_app = app("classmode", classmode.PATH + "/", EXPLORER_ONLY, "Multi-head attention: class mode")
     classmode.build(class_app)
-    server.harden([explorer_app, class_app], password)
+    server.harden([explorer_app, class_app], password, {"store": classmode.health})
     return explorer_app, class_app
 
 

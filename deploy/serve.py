@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -44,6 +45,8 @@ def wait_for(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
         try:
             with urllib.request.urlopen(url, timeout=1):
                 return
+        except urllib.error.HTTPError:  # it answers: a 503 says a part is down (the page says which)
+            return
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"{url} did not come up")
