@@ -41,11 +41,11 @@
         return [root() + code, ""];
       },
 
-      // Peer instruction's buttons: discuss after vote 1, vote again after vote 1 or the discussion, reveal
-      // from any of them (the second vote is optional). The server refuses any other step.
+      // Peer instruction's buttons: discuss after vote 1, vote again after the discussion, reveal from any of
+      // them (the second vote is optional). The server refuses any other step (store/schema.py's NEXT).
       flowButtons: function (question) {
         const phase = question && question.phase;
-        return [phase !== "vote1", phase !== "vote1" && phase !== "discuss",
+        return [phase !== "vote1", phase !== "discuss",
           !(phase === "vote1" || phase === "discuss" || phase === "vote2")];
       },
 

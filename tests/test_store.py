@@ -310,7 +310,10 @@ def test_the_second_vote_can_be_skipped_and_a_timer_locks_the_vote(store, clock)
     clock.t += 2
     with pytest.raises(Closed, match="Time is up"):
         store.answer(code, b, q, 3)
-    store.step(code, token, q, "vote2")  # straight to the second vote, with the timer again
+    with pytest.raises(Closed, match="follows the discussion"):
+        store.step(code, token, q, "vote2")
+    store.step(code, token, q, "discuss")
+    store.step(code, token, q, "vote2")  # the second vote, with the timer again
     store.answer(code, b, q, 4)
     clock.t += 31
     with pytest.raises(Closed, match="Time is up"):

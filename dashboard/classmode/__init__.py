@@ -16,7 +16,7 @@ PATH = ids.PATH
 
 
 def layout() -> html.Div:
-    header = dbc.Navbar(dbc.Container([html.Span("Multi-head attention: class mode", className="navbar-brand"),
+    header = dbc.Navbar(dbc.Container([html.H1("Multi-head attention: class mode", className="navbar-brand mb-0"),
                                        html.A("the explorer", href="/", className="small")], fluid=True),
                         color="body", className="border-bottom")
     return html.Div([

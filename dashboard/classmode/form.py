@@ -85,8 +85,9 @@ def question_form() -> html.Div:
                  className="d-flex flex-wrap gap-2 mb-2", role="group", **{"aria-label": "peer instruction"}),
         html.Div([dbc.Button("export CSV", id=ids.EXPORT, color="secondary", outline=True, size="sm"),
                   dbc.Button("save lecture plan", id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),
-                  dcc.Upload(dbc.Button("load lecture plan", color="secondary", outline=True, size="sm"),
-                             id=ids.LOAD_PLAN, accept=".json,application/json", max_size=MAX_PLAN_BYTES),
+                  html.Label(dcc.Upload(html.Span("load lecture plan", className="btn btn-sm btn-outline-secondary"),
+                                        id=ids.LOAD_PLAN, accept=".json,application/json", max_size=MAX_PLAN_BYTES),
+                             className="mb-0"),  # the label names the upload's file input
                   dbc.Button("pose next from plan", id=ids.PLAN_NEXT, color="secondary", outline=True, size="sm",
                              disabled=True),
                   dcc.ConfirmDialogProvider(dbc.Button("end session", color="danger", outline=True, size="sm"),

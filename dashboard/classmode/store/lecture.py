@@ -11,7 +11,7 @@ from .errors import Closed, Full, Invalid, NotFound
 MAX_QUESTIONS = 100  # per session
 COLUMNS = ", ".join(schema.QUESTION_COLUMNS)
 STEP_REFUSED = {"discuss": "The discussion follows the first vote.",
-                "vote2": "The second vote follows the first vote or the discussion.",
+                "vote2": "The second vote follows the discussion.",
                 "revealed": "This question is revealed already, or closed."}
 
 
@@ -52,8 +52,9 @@ class Lecture:
         return self.db.run(True, body)
 
     def step(self, code, token, question_id, phase: str) -> dict:
-        """Move the question on: "discuss" (the first vote closes), "vote2" (the second vote opens, with the
-        timer again) or "revealed" (from either vote: the second is optional). Returns the head count."""
+        """Move the question on: "discuss" (the first vote closes), "vote2" (after the discussion: the second vote
+        opens, with the timer again) or "revealed" (from any of them: the second vote is optional). Returns the
+        head count."""
         if not (isinstance(phase, str) and phase in schema.NEXT):
             raise Invalid("A question moves on to the discussion, the second vote or the reveal.")
 

@@ -35,7 +35,7 @@ TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy
              "floor": "choice"}
 PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
 OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
-NEXT = {"discuss": ("vote1",), "vote2": ("discuss", "vote1"), "revealed": ("vote1", "discuss", "vote2")}
+NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
 TIMERS = (0, 30, 45, 60, 90, 120, 180, 300)  # seconds a round stays open; 0: until the lecturer moves on
 MAX_OPTIONS = limits.MAX_TOKENS  # a key of the largest example
 MAX_PROMPT = 300
