@@ -112,6 +112,10 @@ def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
 
     _, out = post(client, b.step(code, token, qid, ids.VOTE2))
     assert out[ids.COUNT]["children"] == "3 joined · 0 answered vote 2"
+    _, reopened = post(client, b.open(code, token))  # a reload of the lecturer's page: the question and its state
+    assert reopened[ids.PROMPT]["children"].startswith("In head 2 (trained weights")
+    assert reopened[ids.QUESTION]["data"] == {"id": qid, "phase": "vote2"}
+    assert reopened[ids.COUNT]["children"] == "3 joined · 0 answered vote 2"
     _, view = post(client, b.poll(code, sids[0], seen=seen))
     assert view[ids.CHOICES]["value"] is None and not view[ids.CHOICES_BOX]["hidden"]  # a new vote: tap again
     for sid in sids:

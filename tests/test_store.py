@@ -337,6 +337,7 @@ def test_posing_a_new_question_closes_the_earlier_one(store):
     store.answer(code, a, second, 2)
     assert store.student_view(code, a)["id"] == second
     assert [q["phase"] for q in store.questions(code, token)] == ["closed", "vote1"]
+    assert store.current(code, token) | {"answered": None} == store.questions(code, token)[1] | {"answered": None}
 
 
 @pytest.mark.parametrize("kind, n, value", [

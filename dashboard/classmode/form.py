@@ -103,8 +103,8 @@ def layout() -> html.Div:
     stage = html.Div([
         html.H3(id=ids.PROMPT, className="h4"),
         html.P(id=ids.PHASE, className="class-phase", **{"aria-live": "polite"}),
-        html.P([html.Span(id=ids.COUNT), " ", html.Span(id=ids.CLOCK_TEXT, className="class-clock")],
-               className="class-count", **{"aria-live": "polite"}),
+        html.P(id=ids.COUNT, className="class-count mb-0", **{"aria-live": "polite"}),
+        html.P(id=ids.CLOCK_TEXT, className="class-clock", role="timer"),  # a timer is not read out every second
         html.Div(id=ids.RESULTS, **{"aria-live": "polite"}),
         html.Div(id=ids.FIGURE, className="mb-3 class-figure"),
     ])

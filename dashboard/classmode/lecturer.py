@@ -84,8 +84,7 @@ def open_session(page):
     code, token = control(page)
     origin = page.get("origin")
     try:
-        questions = ids.store().questions(code, token)
-        q = questions[-1] if questions else None
+        q = ids.store().current(code, token)
         results = ids.store().results(code, token, q["id"]) if q and q["phase"] == "revealed" else None
     except StoreError as e:
         return (None, None, "", "", "", None, "", "", True, str(e))

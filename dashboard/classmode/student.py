@@ -33,7 +33,7 @@ def layout() -> html.Div:
         html.H2("Class question", className="h4"),
         html.P(WAITING, id=ids.S_STATUS, role="status"),
         html.H3(id=ids.S_PROMPT, className="h5"),
-        html.P(id=ids.S_CLOCK_TEXT, className="class-clock", **{"aria-live": "polite"}),
+        html.P(id=ids.S_CLOCK_TEXT, className="class-clock", role="timer"),  # not read out every second
         html.Fieldset([html.Legend("Your answer", className="small mb-1"),
                        dbc.RadioItems(id=ids.CHOICES, options=[], value=None, inline=True, className="flex-wrap",
                                       inputClassName="btn-check", labelClassName="btn btn-outline-primary class-choice",

@@ -112,6 +112,15 @@ class Lecture:
 
         return self.db.run(False, body)
 
+    def current(self, code, token) -> dict | None:
+        """The session's last question with its truth and head count (the lecturer's page), or None."""
+        def body(cur):
+            checked = self._control(cur, code, token)
+            row = cur.one("SELECT id FROM class_questions WHERE session = {} ORDER BY number DESC LIMIT 1", checked)
+            return None if row is None else {**self._question(cur, checked, row[0]), **self._heads(cur, checked, row[0])}
+
+        return self.db.run(False, body)
+
     def questions(self, code, token) -> list[dict]:
         """Every question of the session in order, with its truth and its head count (the lecturer's page)."""
         def body(cur):
