@@ -3,13 +3,16 @@
 (function () {
   const no = () => window.dash_clientside.no_update;
   const root = () => JSON.parse(document.getElementById("_dash-config").textContent).url_base_pathname;
+  const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;  // store/schema.py's CODE; the server checks it again
+  const ends = {};  // a timer's key: when its vote locks, on this browser's clock
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     classmode: {
-      // /class/ starts a session; /class/CODE is the lecturer's page when this tab holds the session's control
+      // /class/ is the start page; /class/CODE is the lecturer's page when this tab holds the session's control
       // token, else a student's. The token comes in the fragment (#control=…, in no request line, so in no
-      // access log); it moves to sessionStorage (the CONTROL store) and out of the address bar, which the
-      // projector shows. The server checks code and token.
+      // access log); it moves to sessionStorage (the CONTROL store), to localStorage as the session this browser
+      // runs (the start page links back to it), and out of the address bar, which the projector shows. The
+      // server checks code and token.
       classPage: function (pathname, hash, control) {
         const code = String(pathname || "").slice(root().length).split("/")[0];
         const given = new URLSearchParams((hash || "").slice(1)).get("control");
@@ -19,7 +22,7 @@
         const mode = !code ? "start" : token ? "lecturer" : "student";
         const page = { mode: mode, code: code, token: token, origin: window.location.origin };
         const cleared = given ? "" : no();  // dcc.Location then drops it from the address bar
-        return [page, stored, cleared, mode !== "start", mode !== "lecturer", mode !== "student"];
+        return [page, stored, stored, cleared, mode !== "start", mode !== "lecturer", mode !== "student"];
       },
 
       // The join link and code for the projector; the control link only in the lecturer's own box.
@@ -31,12 +34,31 @@
 
       copyLink: (clicks, boxId) => window.copyFromBox(boxId),
 
-      // A student's anonymous id, kept in localStorage: random, made once per browser. getRandomValues also
-      // works on a plain-http classroom address, where crypto.randomUUID does not.
-      studentId: function (page, id) {
-        if (id) return no();
-        const bytes = crypto.getRandomValues(new Uint8Array(16));
-        return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      // A typed join code opens its session's page, where the page joins (and the server checks the code).
+      joinByCode: function (clicks, submits, typed) {
+        const code = String(typed || "").trim().toUpperCase();
+        if (!CODE.test(code)) return [no(), "A join code is 6 letters and digits, such as ABC234."];
+        return [root() + code, ""];
+      },
+
+      // Peer instruction's buttons: discuss after vote 1, vote again after the discussion, reveal from any of
+      // them (the second vote is optional). The server refuses any other step (store/schema.py's NEXT).
+      flowButtons: function (question) {
+        const phase = question && question.phase;
+        return [phase !== "vote1", phase !== "discuss",
+          !(phase === "vote1" || phase === "discuss" || phase === "vote2")];
+      },
+
+      // A vote's timer: the server says how many seconds are left; this page counts them down.
+      clockRuns: function (clock) {
+        if (clock && typeof clock.remaining === "number") ends[clock.key] = Date.now() + 1000 * clock.remaining;
+        return !clock;
+      },
+      clockText: function (ticks, clock) {
+        if (!clock || !(clock.key in ends)) return "";
+        const left = Math.max(0, Math.round((ends[clock.key] - Date.now()) / 1000));
+        if (!left) return "Time is up: the vote is closed.";
+        return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left to vote`;
       },
 
       // A student's page polls for the question; no other page does.

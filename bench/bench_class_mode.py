@@ -1,19 +1,23 @@
-"""Class mode under a class, over HTTP: one session on this machine, the app under gunicorn as README's
-shared-server command starts it (2 workers x 4 threads), on SQLite and on PostgreSQL.
+"""Class mode under a class, over HTTP: one session of peer instruction on this machine, the app under gunicorn
+as README's shared-server command starts it (2 workers x 4 threads), on SQLite and on PostgreSQL.
 
-200 students join in 10 s, before the question: each loads /class/CODE and posts what a real browser
-posts when that page opens (recorded once from headless Chromium: the student's first poll and the hidden
-dashboard's opening callbacks). Each then polls every 2 s as the page's dcc.Interval does, sending back
-what the last poll returned (an unchanged poll is a 204). Then the lecturer poses the question; each
-student answers it within 10 s, once its page shows it (one in five changes the answer once), and polls
-until it sees the reveal. The lecturer's page polls the live count every 2 s and reveals once all 200 are
-in. Latency is from sending a request to its whole response; "late" is how far the client's own schedule
-slipped (the clients share the machine's 2 cores with the server). PostgreSQL is a throwaway Debian
-server (tests/pg.py), fsync on.
+200 students join in 10 s, before the question: each loads /class/CODE, posts what a real browser posts when
+that page opens (recorded once from headless Chromium), and joins (the server issues its id). Each then polls
+every 2 s as the page's dcc.Interval does, sending back what the last poll returned (an unchanged poll is a
+204). The lecturer poses the question; each student votes within 10 s once its page shows it (one in five
+changes the vote once). Once all 200 are in, the lecturer closes vote 1 for the discussion, opens vote 2 five
+seconds later, and every student votes again within 10 s (half of them change their answer, one in five changes
+it twice); once all 200 are in again, the lecturer reveals both votes. The projector polls the head count
+(joined, answered this vote) every 2 s. "Lost" counts the answers a student was told were sent that the export
+does not hold with their last value. Latency is from sending a request to its whole response; "late" is how far
+the client's own schedule slipped (the clients share the machine's 2 cores with the server). PostgreSQL is a
+throwaway Debian server (tests/pg.py), fsync on.
 
 Run: python bench/bench_class_mode.py
 """
 
+import csv
+import io
 import os
 import random
 import shlex
@@ -31,18 +35,19 @@ import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from deploy.serve import GUNICORN
-from dashboard import create_apps
-from dashboard.classmode import lecturer, questions, student
-from tests.class_requests import DISPATCH, Bodies, post
-from tests.conftest import free_port, stop, wait_until_up
-from tests.pg import postgres_server
+from deploy.serve import GUNICORN  # noqa: E402
+from dashboard import create_apps  # noqa: E402
+from dashboard.classmode import ids  # noqa: E402
+from dashboard.classmode.store import Store  # noqa: E402
+from tests.class_requests import DISPATCH, Bodies, joined, post  # noqa: E402
+from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
+from tests.pg import postgres_server  # noqa: E402
 
 STUDENTS = 200
 CLIENT_PROCESSES, CLIENT_THREADS = 2, 24
-JOIN_WITHIN, ANSWER_WITHIN = 10.0, 10.0
-POLL_EVERY = lecturer.POLL_MS / 1000
-GIVE_UP = 40.0
+JOIN_WITHIN, ANSWER_WITHIN, DISCUSS_FOR = 10.0, 10.0, 5.0
+POLL_EVERY = ids.POLL_MS / 1000
+GIVE_UP = 90.0
 BODIES: Bodies | None = None  # set before the client processes fork: they build their bodies with it
 
 
@@ -52,7 +57,7 @@ def p(values, q):
 
 
 def browser_join_bodies(base: str) -> list[dict]:
-    """What Chromium posts when a student's page opens, but the student's own poll (made per student)."""
+    """What Chromium posts when a student's page opens, but the join and the polls (made per student)."""
     import json
 
     from playwright.sync_api import sync_playwright
@@ -68,25 +73,23 @@ def browser_join_bodies(base: str) -> list[dict]:
         page.wait_for_selector("#class-student-status:has-text('no session')")
         page.wait_for_timeout(3000)  # every initial callback has been sent
         browser.close()
-    return [b for b in bodies if not b["output"].startswith(f"..{student.SEEN}.")]
+    own = (f"..{ids.SEEN}.", f"..{ids.STUDENT_ID}.")
+    return [b for b in bodies if not b["output"].startswith(own)]
 
 
-def students(base: str, join: list[dict], code: str, ids: list[str], t_join: float, t0: float, seed: int) -> dict:
-    """One client process: its students' requests, each at its time, on CLIENT_THREADS threads. They join
-    from t_join on; the question is posed at t0."""
+def students(base: str, join: list[dict], code: str, count: int, t_join: float, seed: int) -> dict:
+    """One client process: `count` students' requests, each at its time, on CLIENT_THREADS threads. They join from
+    t_join on, and vote when their page shows an open vote (vote 1, then vote 2)."""
     bodies = BODIES
     rng = random.Random(seed)
     lock = threading.Lock()
-    out = {"join": [], "join_calls": [], "answer": [], "poll": [], "late": [], "errors": Counter(), "sent": {},
-           "saw": {}}
-    seen, asked = {}, {}
-    events = []  # (when, order, student, action): "join", "poll", or ("answer", value, a later change or None)
-    for i, sid in enumerate(ids):
-        heappush(events, (t_join + rng.uniform(0, JOIN_WITHIN), i, sid, "join"))
-        answer_at = t0 + rng.uniform(1, ANSWER_WITHIN)
-        change = rng.uniform(answer_at, t0 + ANSWER_WITHIN) if rng.random() < 0.2 else None
-        heappush(events, (answer_at, i, sid, ("answer", rng.randrange(12), change)))
-    order, in_flight = len(ids), 0
+    out = {"join": [], "join_calls": [], "answer": [], "poll": [], "late": [], "errors": Counter(),
+           "sent": {1: {}, 2: {}}, "saw": {}}
+    state = {}  # student: (question id, phase) its page last showed
+    events = []  # (when, order, student index, action): "join", "poll", or ("vote", round, value, changes left)
+    for i in range(count):
+        heappush(events, (t_join + rng.uniform(0, JOIN_WITHIN), i, i, "join"))
+    order, in_flight, sid = count, 0, {}
 
     def timed(kind: str, body: dict) -> tuple[int, dict | None]:
         sent = time.time()
@@ -100,39 +103,50 @@ def students(base: str, join: list[dict], code: str, ids: list[str], t_join: flo
             out["errors"][f"{kind}: HTTP {status}"] += 1
         return status, response
 
-    def run(when, sid, action):
+    def run(when, i, action):
         nonlocal order, in_flight
         out["late"].append(time.time() - when)
         later = []
-        if action in ("join", "poll"):
-            if action == "join":
-                sent = time.time()
-                page = requests.get(f"{base}/class/{code}", timeout=10)
-                if page.status_code != 200:
-                    out["errors"][f"page: HTTP {page.status_code}"] += 1
-                for body in join:
-                    timed("join_calls", body)
-                out["join"].append(time.time() - sent)
-            _, view = timed("poll", bodies.poll(code, sid, seen.get(sid)))
+        if action == "join":
+            sent = time.time()
+            page = requests.get(f"{base}/class/{code}", timeout=10)
+            if page.status_code != 200:
+                out["errors"][f"page: HTTP {page.status_code}"] += 1
+            for body in join:
+                timed("join_calls", body)
+            try:
+                sid[i] = joined(requests, bodies, code, base)
+            except Exception as e:  # noqa: BLE001 (counted as an error)
+                out["errors"][f"join: {type(e).__name__}"] += 1
+                return
+            out["join"].append(time.time() - sent)
+            action = "poll"
+        if action == "poll":
+            _, view = timed("poll", bodies.poll(code, sid[i], out.get("seen", {}).get(i)))
             if view:
-                seen[sid] = view[student.SEEN]["data"]  # ["waiting"], or [question id, revealed, own answer]
-                if view[student.ASKED]["data"]:
-                    asked[sid] = view[student.ASKED]["data"]["id"]
-                if len(seen[sid]) == 3 and seen[sid][1]:
-                    out["saw"][sid] = view[student.S_RESULT]["children"]
-            if sid not in out["saw"] and when < t0 + GIVE_UP:
-                later.append((when + POLL_EVERY, sid, "poll"))
-        elif sid not in asked:  # this student's page has not shown the question yet
-            later.append((time.time() + 0.5, sid, action))
-        else:
-            _, value, change = action
-            _, reply = timed("answer", bodies.answer(code, sid, asked[sid], value))
-            if reply and reply[student.S_FEEDBACK]["children"].startswith("Answer sent"):
-                out["sent"][sid] = value
-            elif reply:
-                out["errors"]["answer: " + reply[student.S_FEEDBACK]["children"]] += 1
-            if change:
-                later.append((max(change, time.time()), sid, ("answer", (value + 1 + rng.randrange(11)) % 12, None)))
+                out.setdefault("seen", {})[i] = seen = view[ids.SEEN]["data"]
+                if len(seen) == 4:  # [question id, phase, [vote 1, vote 2], deadline]
+                    if (seen[0], seen[1]) != state.get(i) and seen[1] in ("vote1", "vote2"):
+                        k = 1 if seen[1] == "vote1" else 2
+                        changes = int(rng.random() < 0.2) + (int(rng.random() < 0.2) if k == 2 else 0)
+                        later.append((time.time() + rng.uniform(1, ANSWER_WITHIN - 2), i,
+                                      ("vote", k, rng.randrange(12), changes)))
+                    state[i] = (seen[0], seen[1])
+                    if seen[1] == "revealed":
+                        out["saw"][sid[i]] = view[ids.S_RESULT]["children"]
+            if sid[i] not in out["saw"] and when < t_join + GIVE_UP:
+                later.append((when + POLL_EVERY, i, "poll"))
+        elif action != "join":
+            _, k, value, changes = action
+            asked = out["seen"][i][0]
+            _, reply = timed("answer", bodies.answer(code, sid[i], asked, value))
+            said = reply and reply[ids.S_FEEDBACK]["children"]
+            if said == f"Vote {k} sent. You can change it until the vote closes.":
+                out["sent"][k][sid[i]] = value
+            elif said:
+                out["errors"]["answer: " + said] += 1
+            if changes:
+                later.append((time.time() + rng.uniform(0.5, 2), i, ("vote", k, rng.randrange(12), changes - 1)))
         with lock:
             for event in later:
                 order += 1
@@ -144,16 +158,32 @@ def students(base: str, join: list[dict], code: str, ids: list[str], t_join: flo
             with lock:
                 due = events and events[0][0] <= time.time()
                 if due:
-                    when, _, sid, action = heappop(events)
+                    when, _, i, action = heappop(events)
                     in_flight += 1
                 elif not events and not in_flight:
                     break
             if due:
-                pool.submit(run, when, sid, action)
+                pool.submit(run, when, i, action)
             else:
                 time.sleep(0.002)
     out["errors"] = dict(out["errors"])
+    out.pop("seen", None)
     return out
+
+
+def lecturer_waits(base, bodies, code, token, question, k: int, counts: list, errors: Counter) -> None:
+    """The projector's head count every 2 s, until every student has voted in vote k and the time is over."""
+    opened = time.time()
+    while time.time() < opened + GIVE_UP:
+        sent = time.time()
+        status, out = post(requests, bodies.count(code, token, question), base)
+        counts.append(time.time() - sent)
+        if status != 200:
+            errors[f"count: HTTP {status}"] += 1
+        elif out[ids.COUNT]["children"] == f"{STUDENTS} joined · {STUDENTS} answered vote {k}" and \
+                sent > opened + ANSWER_WITHIN + 1:
+            return
+        time.sleep(POLL_EVERY)
 
 
 def bench(name: str, env: dict, bodies: Bodies) -> None:
@@ -163,66 +193,63 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
     server = subprocess.Popen([sys.executable, "-m"] + cmd, cwd=ROOT, env={**os.environ, **env},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_until_up(base + "/healthz", server)
+        wait_until_up(base + "/healthz", server, timeout=120)
         join = browser_join_bodies(base)
-        lecturer = requests  # a new connection a request: gunicorn closes idle ones after 2 s, as often as the polls
-        control = post(lecturer, bodies.start(), base)[1][lecturer.CONTROL]["data"]
+        control = post(requests, bodies.start(), base)[1][ids.CONTROL]["data"]
         code, token = control["code"], control["token"]
-        truth = questions.question("key", 4, 7, 2, 5, 0, 0)[0]["truth"]
-        ids = [f"{random.getrandbits(128):032x}" for _ in range(STUDENTS)]
-        share = STUDENTS // CLIENT_PROCESSES
         t_join = time.time() + 2.0  # the client processes start meanwhile
-        t0 = t_join + JOIN_WITHIN + 1  # everyone is in: the lecturer poses the question
-        counts, errors = [], Counter()
+        counts, errors, steps = [], Counter(), []
         with ProcessPoolExecutor(CLIENT_PROCESSES) as pool:
-            futures = [pool.submit(students, base, join, code, ids[k * share:(k + 1) * share], t_join, t0, k)
-                       for k in range(CLIENT_PROCESSES)]
-            time.sleep(max(0.0, t0 - time.time()))
-            posed = post(lecturer, bodies.pose(code, token, kind="key", h=4, seed=7, head=2, query=5), base)[1]
-            question = posed[lecturer.QUESTION]["data"]["id"]
-            while time.time() < t0 + GIVE_UP:  # the lecturer's projector
+            share = STUDENTS // CLIENT_PROCESSES
+            futures = [pool.submit(students, base, join, code, share, t_join, k) for k in range(CLIENT_PROCESSES)]
+            time.sleep(max(0.0, t_join + JOIN_WITHIN + 1 - time.time()))  # everyone is in
+            posed = post(requests, bodies.pose(code, token, weights="trained", h=4, head=2, query=5), base)[1]
+            question = posed[ids.QUESTION]["data"]["id"]
+            lecturer_waits(base, bodies, code, token, question, 1, counts, errors)
+            for button in (ids.DISCUSS, ids.VOTE2):
                 sent = time.time()
-                status, out = post(lecturer, bodies.count(code, question), base)
-                counts.append(time.time() - sent)
-                if status != 200:
-                    errors[f"count: HTTP {status}"] += 1
-                elif out[lecturer.COUNT]["children"] == f"{STUDENTS} answers so far" and sent > t0 + ANSWER_WITHIN + 1:
-                    break
-                time.sleep(POLL_EVERY)
-            revealed = post(lecturer, bodies.reveal(code, token, question), base)[1]
+                steps.append((post(requests, bodies.step(code, token, question, button), base)[0], time.time() - sent))
+                if button == ids.DISCUSS:
+                    time.sleep(DISCUSS_FOR)
+            lecturer_waits(base, bodies, code, token, question, 2, counts, errors)
+            sent = time.time()
+            revealed = post(requests, bodies.reveal(code, token, question), base)[1]
+            steps.append((200 if revealed else 0, time.time() - sent))
             outs = [f.result() for f in futures]
-        csv_rows = post(lecturer, bodies.export(code, token), base)[1][lecturer.DOWNLOAD]["data"]["content"]
-        size = lecturer.Store(env.get("DATABASE_URL"), env.get("DATA_DIR")).size()
+        exported = post(requests, bodies.export(code, token), base)[1][ids.DOWNLOAD]["data"]["content"]
+        size = Store(env.get("DATABASE_URL"), env.get("DATA_DIR")).size()
     finally:
         stop(server)
-    sent = {s: v for o in outs for s, v in o["sent"].items()}
+    sent = {k: {s: v for o in outs for s, v in o["sent"][k].items()} for k in (1, 2)}
     saw = {s: v for o in outs for s, v in o["saw"].items()}
     for o in outs:
         errors.update(o["errors"])
     answers, polls, joins, late = ([x for o in outs for x in o[k]] for k in ("answer", "poll", "join", "late"))
-    bars = Counter(int(line.rsplit(",", 2)[-2]) for line in csv_rows.splitlines()[1:])
-    results = str(revealed[lecturer.RESULTS]["children"])
-    exact = (len(sent) == STUDENTS and bars == Counter(sent.values()) and sum(bars.values()) == STUDENTS
-             and revealed[lecturer.COUNT]["children"] == f"{STUDENTS} answers"
-             and f"chosen by {Counter(sent.values())[truth]} of {STUDENTS}" in results)
-    own = all(saw.get(s, "").startswith(f"Your answer: key {v}. The answer: key {truth}.") for s, v in sent.items())
-    print(f"{name}: {len(sent)} students answered, {len(answers)} answer posts (changes included); "
-          f"each counted once with its last value, total {sum(bars.values())} = {len(sent)} sent: "
-          f"{'yes' if exact else 'NO'}; every student saw own answer and the truth after the reveal: "
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    held = {k: Counter(r["answer"] for r in rows if r["vote"] == str(k)) for k in (1, 2)}
+    lost = sum(max(0, n - held[k][f"key {v}"]) for k in (1, 2) for v, n in Counter(sent[k].values()).items())
+    results = str(revealed[ids.RESULTS]["children"])
+    both = f"Vote 1: " in results and f"Vote 2: " in results and revealed[ids.COUNT]["children"] == \
+        f"{STUDENTS} joined · {STUDENTS} answered vote 2"
+    own = all(saw.get(s, "").startswith(f"You answered key {sent[1][s]} then key {sent[2][s]}.") for s in sent[2])
+    print(f"{name}: {len(sent[1])} students voted, {len(sent[2])} voted again, {len(answers)} answer posts (changes "
+          f"included); lost: {lost}; export rows {len(rows)} = {len(sent[1]) + len(sent[2])} votes: "
+          f"{'yes' if len(rows) == len(sent[1]) + len(sent[2]) else 'NO'}; the reveal shows both votes: "
+          f"{'yes' if both else 'NO'}; every student saw both own votes and the truth: "
           f"{'yes' if own and len(saw) == STUDENTS else 'NO'}")
-    print(f"  joins (page + {len(join)} callbacks, {len(joins)}): p50 {p(joins, 0.5):.0f} ms, "
+    print(f"  joins (page + {len(join)} callbacks + join, {len(joins)}): p50 {p(joins, 0.5):.0f} ms, "
           f"p99 {p(joins, 0.99):.0f} ms")
     print(f"  answer posts: p50 {p(answers, 0.5):.1f} ms, p99 {p(answers, 0.99):.1f} ms, max {p(answers, 1):.1f} ms")
     print(f"  student polls ({len(polls)}): p50 {p(polls, 0.5):.1f} ms, p99 {p(polls, 0.99):.1f} ms, "
           f"max {p(polls, 1):.1f} ms")
-    print(f"  lecturer count polls ({len(counts)}): p99 {p(counts, 0.99):.1f} ms; client schedule late: "
-          f"p99 {p(late, 0.99):.0f} ms")
-    print(f"  errors: {sum(errors.values())} {dict(errors) or ''}")
+    print(f"  head count polls ({len(counts)}): p50 {p(counts, 0.5):.1f} ms, p99 {p(counts, 0.99):.1f} ms; lecturer "
+          f"steps (discuss, vote again, reveal with its figure): {', '.join(f'{t * 1000:.0f} ms' for _, t in steps)}")
+    print(f"  client schedule late: p99 {p(late, 0.99):.0f} ms; errors: {sum(errors.values())} {dict(errors) or ''}")
     print(f"  database size: {size / 1024:.0f} KiB")
 
 
 def main():
-    print(f"{STUDENTS} students over HTTP, gunicorn 2 workers x 4 threads; load average before: "
+    print(f"{STUDENTS} students, two votes, over HTTP, gunicorn 2 workers x 4 threads; load average before: "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     global BODIES
     BODIES = bodies = Bodies(create_apps()[1])

@@ -12,7 +12,6 @@ Run: python bench/bench_class_mode_store.py
 
 import os
 import random
-import secrets
 import sys
 import tempfile
 import threading
@@ -41,20 +40,19 @@ def p(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
-def worker(where: tuple, code: str, question: str, n_students: int, t0: float, seed: int) -> dict:
+def worker(where: tuple, code: str, question: str, ids: list[str], t0: float, seed: int) -> dict:
     """One "gunicorn worker": its students' requests, each at its time, on THREADS threads."""
     store = Store(*where)
     rng = random.Random(seed)
     lock = threading.Lock()
     out = {"answer": [], "poll": [], "errors": Counter(), "sent": {}, "saw": {}}
     events = []  # (when, order, student, action): action "poll", or (answer, a change (when, answer) or None)
-    for i in range(n_students):
-        student = secrets.token_urlsafe(16)
+    for i, student in enumerate(ids):
         heappush(events, (t0 + rng.uniform(0, 1), i, student, "poll"))
         answer_at = t0 + rng.uniform(1, ANSWER_WITHIN)
         change = (rng.uniform(answer_at, t0 + ANSWER_WITHIN), rng.randrange(12)) if rng.random() < 0.2 else None
         heappush(events, (answer_at, i, student, (rng.randrange(12), change)))
-    order, in_flight = n_students, 0
+    order, in_flight = len(ids), 0
 
     def run(when, student, action):
         nonlocal order, in_flight
@@ -62,9 +60,9 @@ def worker(where: tuple, code: str, question: str, n_students: int, t0: float, s
         try:
             if action == "poll":
                 view = store.student_view(code, student)
-                done = view["revealed"]
+                done = view["phase"] == "revealed"
                 if done:
-                    out["saw"][student] = (view["answer"], view["truth"])
+                    out["saw"][student] = (view["answers"].get(1), view["truth"])
             else:
                 store.answer(code, student, question, action[0])
                 out["sent"][student], change = action[0], action[1]
@@ -109,18 +107,19 @@ def bench(name: str, where: tuple, size_note: str) -> None:
     store = Store(*where)
     code, token = store.create_session()
     truth = 4
-    question = store.pose(code, token, "key", truth, prompt="In head 2, which key will query 5 attend to most?",
-                          h=4, seed=7, n=12, head=1, query=4)
+    question = store.pose(code, token, dict(template="key", truth=truth, prompt="In head 2, which key will query 5 "
+                                            "attend to most?", h=4, seed=7, n=12, head=1, query=4))
+    ids = [store.join(code, f"10.0.{k // 250}.{k % 250}") for k in range(STUDENTS)]  # the server issues them
     t0 = time.time() + 1.5  # the workers start meanwhile
     counts, errors = [], Counter()
     with ProcessPoolExecutor(WORKERS) as pool:
-        futures = [pool.submit(worker, where, code, question, STUDENTS // WORKERS, t0, seed)
+        futures = [pool.submit(worker, where, code, question, ids[seed::WORKERS], t0, seed)
                    for seed in range(WORKERS)]
         time.sleep(max(0.0, t0 - time.time()))
         while time.time() < t0 + GIVE_UP:  # the lecturer's projector
             sent = time.time()
             try:
-                count = store.count(code, question)
+                count = store.count(code, token, question)["answered"]
             except StoreError as e:
                 errors[str(e)] += 1
                 count = 0
@@ -128,7 +127,8 @@ def bench(name: str, where: tuple, size_note: str) -> None:
             if count >= STUDENTS and time.time() > t0 + ANSWER_WITHIN:
                 break
             time.sleep(LECTURER_POLL)
-        revealed = store.reveal(code, token, question)
+        store.step(code, token, question, "revealed")
+        revealed = store.results(code, token, question)["votes"][0]
         outs = [f.result() for f in futures]
     sent = {s: v for o in outs for s, v in o["sent"].items()}
     saw = {s: v for o in outs for s, v in o["saw"].items()}

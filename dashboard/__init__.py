@@ -32,7 +32,7 @@ def create_apps(password: str | None = None) -> tuple:
     explorer.build(explorer_app)
     class_app = app("classmode", classmode.PATH + "/", EXPLORER_ONLY, "Multi-head attention: class mode")
     classmode.build(class_app)
-    server.harden([explorer_app, class_app], password)
+    server.harden([explorer_app, class_app], password, {"store": classmode.health})
     # Dash sets an app up on the first request its server sees. Two threads of a fresh gunicorn worker can race
     # through that request, and the second then serves a script the first has not registered yet (a 404 on
     # React, a blank page). One request now sets both apps up before any client comes; under --preload it

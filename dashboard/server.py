@@ -1,7 +1,7 @@
 """What a shared classroom server needs around the Dash app.
 
 Compression, security headers on every response, a request size limit, an optional class
-password with a limit on wrong guesses, a health endpoint for monitoring, long-lived caching
+password with a limit on wrong guesses, a health endpoint for monitoring (503 when a part is down), long-lived caching
 of fingerprinted assets, and honest status codes: a request that is not one of this app's
 callbacks gets a 4xx before Dash sees it, so an exception inside a callback is a server bug,
 answered 500 and logged in one line.
@@ -171,8 +171,19 @@ def guard(app) -> None:
     app.server.view_functions[suites_endpoint] = known_suites_only
 
 
-def harden(apps: list, password: str | None = None) -> None:
-    """Wrap the Flask server the Dash apps share; `password` defaults to $CLASS_PASSWORD (off when unset)."""
+def health(checks: dict) -> tuple[Response, int]:
+    """/healthz: each part's state, 'ok' or 'down', and 503 if any is down. Every part is judged as the whole
+    server: the store is one database for every worker, and a trainer that died is replaced on the spot, so
+    every worker gives the same answer."""
+    parts = {"store": "ok", **{name: check() for name, check in checks.items()},
+             "trainer": "ok" if trainer.ready() else "down"}
+    down = any(state != "ok" for state in parts.values())
+    return jsonify(status="down" if down else "ok", **parts), 503 if down else 200
+
+
+def harden(apps: list, password: str | None = None, health_checks: dict | None = None) -> None:
+    """Wrap the Flask server the Dash apps share; `password` defaults to $CLASS_PASSWORD (off when unset).
+    `health_checks` ({part: a function that returns 'ok' or 'down'}) join the trainer's on /healthz."""
     server = apps[0].server
     compress(server)
     server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
@@ -193,10 +204,7 @@ def harden(apps: list, password: str | None = None) -> None:
                   short(error), os.path.basename(where.filename), where.lineno)
         return jsonify(error="the server failed on this request"), 500
 
-    @server.route(HEALTH_PATH)
-    def health():
-        state = trainer.health()
-        return jsonify(status="ok" if state != "down" else "degraded", trainer=state)
+    server.add_url_rule(HEALTH_PATH, "health", lambda: health(health_checks or {}))
 
     @server.before_request
     def require_password():

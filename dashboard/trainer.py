@@ -128,6 +128,24 @@ def health() -> str:
     return "ok"
 
 
+def ready(timeout: float = 10.0) -> bool:
+    """Whether this process can train now: its trainer runs, or none was needed yet (one starts on the first
+    request). One that died is replaced here, so that every worker answers /healthz alike; False only if no
+    trainer could be started within `timeout` seconds."""
+    state = health()
+    if state in ("not started", "ok"):
+        return True
+    if state == "down":
+        shutdown()
+    try:
+        trainer()
+        pid = _trainer[2].result(timeout)
+        os.kill(pid, 0)
+    except Exception:  # noqa: BLE001 (whatever stops a trainer from starting, this process cannot train)
+        return False
+    return True
+
+
 def shutdown() -> None:
     """Stop this process's trainer child, if it started one (at exit, and at the end of a test run)."""
     global _trainer

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 
-from dashboard.classmode import lecturer, student
+from dashboard.classmode import ids, lecturer, plan, start, student
 
 DISPATCH = "/class/_dash-update-component"  # class mode is its own Dash app, under /class/
 ORIGIN = "http://127.0.0.1:8050"
+FORM = {"template": "key", "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": "0",
+        "head": 2, "query": 0, "key": 1, "train_seed": 0, "timer": "0"}
 
 
 def callback_body(app, function, values: dict, changed: str | None = None) -> dict:
@@ -35,14 +37,14 @@ def page(mode: str, code, token=None) -> dict:
     return {"mode": mode, "code": code, "token": token, "origin": ORIGIN}
 
 
-def post(client, body: dict, base: str = "") -> tuple[int, dict | None]:
-    """(status, the response's {id: {prop: value}} or None)."""
+def post(client, body: dict, base: str = "", **kw) -> tuple[int, dict | None]:
+    """(status, the response's {id: {prop: value}} or None). `kw` go to the client (environ_base, headers)."""
     if base:
-        r = client.post(base + DISPATCH, data=json.dumps(body), headers={"Content-Type": "application/json"},
-                        timeout=10)
+        r = client.post(base + DISPATCH, data=json.dumps(body), headers={"Content-Type": "application/json",
+                                                                         **kw.get("headers", {})}, timeout=10)
         status, text = r.status_code, r.text
     else:
-        r = client.post(DISPATCH, data=json.dumps(body), content_type="application/json")
+        r = client.post(DISPATCH, data=json.dumps(body), content_type="application/json", **kw)
         status, text = r.status_code, r.get_data(as_text=True)
     return status, json.loads(text)["response"] if status == 200 else None
 
@@ -54,49 +56,78 @@ class Bodies:
         self.app = app
 
     def start(self):
-        return callback_body(self.app, lecturer.start_or_end, {f"{lecturer.START}.n_clicks": 1,
-                                                                f"{lecturer.PAGE}.data": page("start", "")})
+        return callback_body(self.app, start.start_or_end, {f"{ids.START}.n_clicks": 1,
+                                                             f"{ids.PAGE}.data": page("start", "")})
 
     def end(self, code, token):
-        return callback_body(self.app, lecturer.start_or_end, {f"{lecturer.END}.submit_n_clicks": 1,
-                                                                f"{lecturer.PAGE}.data": page("lecturer", code, token)},
-                             changed=f"{lecturer.END}.submit_n_clicks")
+        return callback_body(self.app, start.start_or_end, {f"{ids.END}.submit_n_clicks": 1,
+                                                             f"{ids.PAGE}.data": page("lecturer", code, token)},
+                             changed=f"{ids.END}.submit_n_clicks")
 
-    def open(self, code, token):
-        return callback_body(self.app, lecturer.open_session, {f"{lecturer.PAGE}.data": page("lecturer", code, token)})
+    def resume(self, running):
+        return callback_body(self.app, start.resume, {f"{ids.PAGE}.data": page("start", ""),
+                                                       f"{ids.RUNNING}.data": running})
 
-    def pose(self, code, token, kind="key", h=4, seed=0, head=1, query=0, key=1, train_seed=0):
-        c = lecturer
-        return callback_body(self.app, c.pose, {
-            f"{c.POSE}.n_clicks": 1, f"{c.PAGE}.data": page("lecturer", code, token), f"{c.KIND}.value": kind,
-            f"{c.HEADS}.value": h, f"{c.SEED}.value": seed, f"{c.HEAD}.value": head, f"{c.QUERY}.value": query,
-            f"{c.KEY}.value": key, f"{c.TRAIN_SEED}.value": train_seed})
+    def open(self, code, token, origin=ORIGIN):
+        return callback_body(self.app, lecturer.open_session,
+                             {f"{ids.PAGE}.data": {**page("lecturer", code, token), "origin": origin}})
 
-    def count(self, code, question_id, polls=1):
-        c = lecturer
-        return callback_body(self.app, c.live_count, {f"{c.POLL}.n_intervals": polls,
-                                                      f"{c.PAGE}.data": page("lecturer", code, "unused"),
-                                                      f"{c.QUESTION}.data": {"id": question_id}})
+    def pose(self, code, token, **form):
+        values = {f"{i}.value": v for i, v in zip(ids.FORM, (FORM | form).values())}
+        return callback_body(self.app, lecturer.pose, {f"{ids.POSE}.n_clicks": 1,
+                                                       f"{ids.PAGE}.data": page("lecturer", code, token), **values})
+
+    def step(self, code, token, question_id, button):
+        """button: ids.DISCUSS, ids.VOTE2 or ids.REVEAL."""
+        return callback_body(self.app, lecturer.step, {f"{button}.n_clicks": 1,
+                                                       f"{ids.PAGE}.data": page("lecturer", code, token),
+                                                       f"{ids.QUESTION}.data": {"id": question_id}},
+                             changed=f"{button}.n_clicks")
 
     def reveal(self, code, token, question_id):
-        c = lecturer
-        return callback_body(self.app, c.reveal, {f"{c.REVEAL}.n_clicks": 1, f"{c.PAGE}.data": page("lecturer", code, token),
-                                                  f"{c.QUESTION}.data": {"id": question_id}})
+        return self.step(code, token, question_id, ids.REVEAL)
+
+    def count(self, code, token, question_id, polls=1):
+        return callback_body(self.app, lecturer.live_count, {f"{ids.POLL}.n_intervals": polls,
+                                                             f"{ids.PAGE}.data": page("lecturer", code, token),
+                                                             f"{ids.QUESTION}.data": {"id": question_id}})
 
     def export(self, code, token):
-        c = lecturer
-        return callback_body(self.app, c.export, {f"{c.EXPORT}.n_clicks": 1,
-                                                  f"{c.PAGE}.data": page("lecturer", code, token)})
+        return callback_body(self.app, plan.export, {f"{ids.EXPORT}.n_clicks": 1,
+                                                     f"{ids.PAGE}.data": page("lecturer", code, token)})
+
+    def save_plan(self, code, token):
+        return callback_body(self.app, plan.save_plan, {f"{ids.SAVE_PLAN}.n_clicks": 1,
+                                                        f"{ids.PAGE}.data": page("lecturer", code, token)})
+
+    def load_plan(self, contents):
+        return callback_body(self.app, plan.load_plan, {f"{ids.LOAD_PLAN}.contents": contents})
+
+    def pose_next(self, code, token, plan_data):
+        return callback_body(self.app, plan.pose_next, {f"{ids.PLAN_NEXT}.n_clicks": 1,
+                                                        f"{ids.PAGE}.data": page("lecturer", code, token),
+                                                        f"{ids.PLAN}.data": plan_data})
+
+    def join(self, code, stored=None):
+        return callback_body(self.app, student.join, {f"{ids.PAGE}.data": page("student", code),
+                                                      f"{ids.STUDENT_ID}.data": stored})
 
     def poll(self, code, student_id, seen=None, polls=1):
-        s = student
-        return callback_body(self.app, s.poll, {f"{s.S_POLL}.n_intervals": polls, f"{s.STUDENT_ID}.data": student_id,
-                                                f"{lecturer.PAGE}.data": page("student", code), f"{s.SEEN}.data": seen})
+        return callback_body(self.app, student.poll, {f"{ids.S_POLL}.n_intervals": polls,
+                                                      f"{ids.STUDENT_ID}.data": {"code": code, "id": student_id},
+                                                      f"{ids.PAGE}.data": page("student", code),
+                                                      f"{ids.SEEN}.data": seen})
 
     def answer(self, code, student_id, question_id, value, slider=False):
-        s = student
-        return callback_body(self.app, s.answer, {
-            f"{s.CHOICES}.value": None if slider else value, f"{s.SEND}.n_clicks": 1 if slider else None,
-            f"{s.SLIDER}.value": value if slider else 0.5, f"{s.ASKED}.data": {"id": question_id},
-            f"{s.STUDENT_ID}.data": student_id, f"{lecturer.PAGE}.data": page("student", code)},
-            changed=f"{s.SEND if slider else s.CHOICES}.{'n_clicks' if slider else 'value'}")
+        return callback_body(self.app, student.answer, {
+            f"{ids.CHOICES}.value": None if slider else value, f"{ids.SEND}.n_clicks": 1 if slider else None,
+            f"{ids.SLIDER}.value": value if slider else 0.5, f"{ids.ASKED}.data": {"id": question_id},
+            f"{ids.STUDENT_ID}.data": {"code": code, "id": student_id}, f"{ids.PAGE}.data": page("student", code)},
+            changed=f"{ids.SEND if slider else ids.CHOICES}.{'n_clicks' if slider else 'value'}")
+
+
+def joined(client, bodies: Bodies, code: str, base: str = "", **kw) -> str:
+    """A new student of the session: the id the server issued on joining."""
+    status, out = post(client, bodies.join(code), base, **kw)
+    assert status == 200, status
+    return out[ids.STUDENT_ID]["data"]["id"]

@@ -28,9 +28,9 @@ def wait_until_up(url: str, proc: subprocess.Popen, timeout: float = 30) -> None
         if proc.poll() is not None:
             raise RuntimeError(f"server exited: {output(proc)}")
         try:
-            if requests.get(url, timeout=1).status_code < 500:
+            if requests.get(url, timeout=5).status_code < 500:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not up yet, or busy starting on a loaded machine
             pass
         time.sleep(0.1)
     raise TimeoutError(url)

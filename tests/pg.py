@@ -1,7 +1,8 @@
 """A throwaway PostgreSQL server from Debian's packages, on a free port of 127.0.0.1.
 
 initdb makes a cluster in a temporary folder, pg_ctl starts it and stops it at the end, and the
-folder is removed. PostgreSQL refuses to run as root, so as root the server runs as the
+folder is removed; `pg_ctl(url, "restart")` restarts a running one (or stops or starts it), as an
+administrator would. PostgreSQL refuses to run as root, so as root the server runs as the
 `postgres` user that Debian's package creates.
 """
 
@@ -15,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.conftest import free_port
+
+_servers: dict[str, tuple[Path, Path, str | None, str, Path]] = {}  # url: (bin, data, user, options, folder)
 
 
 def pg_bin() -> Path:
@@ -48,8 +51,19 @@ def postgres_server(fsync: bool = True):
         try:
             _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w",
                   "start"], user)
-            yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+            url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+            _servers[url] = (pg, data, user, options, folder)
+            yield url
         finally:  # also after a start that failed half-way; nothing to stop is no error here
+            _servers.pop(f"postgresql://postgres@127.0.0.1:{port}/postgres", None)
             _run([str(pg / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"], user, check=False)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def pg_ctl(url: str, action: str) -> None:
+    """Restart ("-m fast": every connection is dropped), stop or start the server postgres_server() runs at
+    `url` (or at a database of it); waits until it has done so."""
+    pg, data, user, options, folder = _servers[url.rsplit("/", 1)[0] + "/postgres"]
+    mode = ["-m", "fast"] if action in ("restart", "stop") else []
+    _run([str(pg / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), *mode, "-w", action], user)

@@ -1,11 +1,13 @@
-"""Class mode in two headless Chromium contexts, a lecturer's and a student's phone: the student answers,
-the lecturer reveals, and the student's page never held the truth, nor the control token, before then."""
+"""Class mode in headless Chromium: a lecturer's page and a student's phone through peer instruction (vote,
+discuss, vote again, reveal); the student's page never held the truth, nor the control token, before then."""
 
 import json
 
+import numpy as np
 import pytest
 
-from dashboard.attention import multi_head_attention, worked_example
+from dashboard import trainer
+from dashboard.state import Setting, model
 
 pytestmark = pytest.mark.browser
 
@@ -34,43 +36,64 @@ def contexts(browser, app_url):
     phone.close()
 
 
-def test_a_student_answers_and_sees_the_truth_only_after_the_reveal(contexts):
-    lecturer, student = contexts
+def start_session(lecturer) -> str:
     lecturer.goto(lecturer.base + "/class")
     lecturer.wait_for_selector("#class-start", state="visible")
-    assert not lecturer.locator("#main").is_visible() and not lecturer.locator(".controls").is_visible()
     lecturer.click("#class-start")
     lecturer.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
-    code = lecturer.inner_text("#class-code")
+    return lecturer.inner_text("#class-code")
+
+
+def test_peer_instruction_on_a_phone_and_the_projector(contexts):
+    lecturer, student = contexts
+    code = start_session(lecturer)
     assert lecturer.url == f"{lecturer.base}/class/{code}"  # the token is not in the address bar
     control = lecturer.input_value("#class-control-link")
     token = control.split("#control=")[1]
-    assert control == f"{lecturer.base}/class/{code}#control={token}" and len(token) >= 43
+    assert control == f"{lecturer.base}/class/{code}#control={token}" and len(token) == 43
     assert lecturer.inner_text("#class-join") == f"{lecturer.base}/class/{code}"
 
-    # head 3, query 7 of h = 4, seed 0: the form's head and query
+    # trained weights (the form's default), h = 4: head 3, query 7
     lecturer.fill("#class-head", "3")
     lecturer.fill("#class-query", "7")
     lecturer.click("#class-pose")
-    lecturer.wait_for_selector("#class-prompt:has-text('In head 3, which key will query 7 attend to most?')")
-    truth = int(multi_head_attention(*worked_example(0)[:5], 4).A[2, 7].argmax())
-    wrong = (truth + 1) % 12
+    lecturer.wait_for_selector("#class-prompt:has-text('which key will query 7 attend to most?')")
+    assert lecturer.locator("#class-discuss").is_enabled() and not lecturer.locator("#class-vote2").is_enabled()
+    trainer.training_runs(0)
+    row = model(Setting(4, 0, weights="trained"))[1].A[2, 7]
+    truth, wrong = int(row.argmax()), int(row.argmin())
 
-    student.goto(student.base + "/class/" + code)
+    student.goto(student.base + "/class")  # a student types the code from the projector
+    student.fill("#class-join-code", code.lower())
+    student.keyboard.press("Enter")
     student.wait_for_selector("#class-student-prompt:has-text('which key will query 7')")
-    assert not student.locator("#main").is_visible()
+    assert student.url == f"{student.base}/class/{code}"
+    lecturer.wait_for_selector("#class-count:has-text('1 joined · 0 answered vote 1')")
     student.locator("#class-choices label", has_text=f"key {wrong}").first.tap()
     student.wait_for_selector(f"#class-student-result:has-text('Your answer so far: key {wrong}.')")
-    lecturer.wait_for_selector("#class-count:has-text('1 answer so far')")
+    lecturer.wait_for_selector("#class-count:has-text('1 joined · 1 answered vote 1')")
+
+    lecturer.click("#class-discuss")
+    lecturer.wait_for_selector("#class-phase:has-text('Discuss with your neighbour')")
+    student.wait_for_selector("#class-student-status:has-text('discuss your answer with your neighbour')")
+    assert not student.locator("#class-choices").is_visible()
+    lecturer.click("#class-vote2")
+    student.wait_for_selector("#class-student-status:has-text('vote 2')")
+    student.locator("#class-choices label", has_text=f"key {truth}").first.tap()
+    student.wait_for_selector(f"#class-student-result:has-text('Your second vote so far: key {truth}.')")
+    lecturer.wait_for_selector("#class-count:has-text('1 joined · 1 answered vote 2')")
     before = student.inner_text("body")
     assert "The answer" not in before
     received = "".join(student.bodies)
     assert received and "truth" not in received and "The answer" not in received and "Well predicted" not in received
 
     lecturer.click("#class-reveal")
-    lecturer.wait_for_selector(f"#class-results:has-text('1 answer. The answer: key {truth}, chosen by 0 of 1.')")
-    assert lecturer.locator("#class-results .softmax-row tr.selected th").inner_text() == str(truth)  # drill-down
-    student.wait_for_selector(f"#class-student-result:has-text('Your answer: key {wrong}. The answer: key {truth}.')")
+    lecturer.wait_for_selector("#class-results:has-text('Vote 1: 0 of 1 answer right (0%). Vote 2: 1 of 1 answer "
+                               "right (100%).')")
+    assert lecturer.locator("#class-results table th", has_text="vote 2").count() >= 1
+    assert lecturer.locator("#class-results .js-plotly-plot").count() == 1  # the figure that explains it
+    student.wait_for_selector(f"#class-student-result:has-text('You answered key {wrong} then key {truth}.')")
+    student.wait_for_selector("#class-student-result:has-text('Well predicted!')")
 
     # The token went into callback bodies only: never into a request line, and never to the student.
     for page in (lecturer, student):
@@ -79,19 +102,24 @@ def test_a_student_answers_and_sees_the_truth_only_after_the_reveal(contexts):
         assert page.errors == []
     assert token not in "".join(student.bodies) + student.content()
     assert all(json.loads(b).get("response") for b in student.bodies)
+    assert np.isfinite(row).all()
 
 
-def test_a_reload_keeps_the_lecturer_in_control_and_the_control_link_opens_another_tab(contexts, browser):
+def test_a_reload_keeps_the_lecturer_in_control_and_the_start_page_leads_back(contexts, browser):
     lecturer, _ = contexts
-    lecturer.goto(lecturer.base + "/class")
-    lecturer.click("#class-start")
-    lecturer.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+    code = start_session(lecturer)
     control = lecturer.input_value("#class-control-link")
     lecturer.click("#class-pose")
     lecturer.wait_for_selector("#class-prompt:has-text('which key')")
     lecturer.reload()
     lecturer.wait_for_selector("#class-prompt:has-text('which key')")  # the question is back after the reload
     assert lecturer.locator("#class-reveal").is_visible()
+
+    lecturer.goto(lecturer.base + "/")  # to the explorer and back through its "class mode" link
+    lecturer.click("a[href='/class']")
+    lecturer.get_by_role("link", name=f"Back to session {code}").click()
+    lecturer.wait_for_selector("#class-prompt:has-text('which key')")
+    assert lecturer.locator("#class-pose").is_visible() and "#control" not in lecturer.url
 
     laptop = browser.new_context()
     try:
@@ -114,4 +142,4 @@ def test_a_reload_keeps_the_lecturer_in_control_and_the_control_link_opens_anoth
     lecturer.once("dialog", lambda dialog: dialog.accept())
     lecturer.get_by_role("button", name="end session").click()
     lecturer.wait_for_selector("#class-start-status:has-text('The session has ended: its answers are deleted.')")
-    assert lecturer.url == lecturer.base + "/class"
+    assert lecturer.url == lecturer.base + "/class" and lecturer.locator("#class-resume").inner_text() == ""

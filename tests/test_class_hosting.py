@@ -1,5 +1,6 @@
-"""Class mode under gunicorn over HTTP, on SQLite and on PostgreSQL: a worker killed mid-session loses
-no answer, and the session goes on in the worker gunicorn starts in its place."""
+"""Class mode under gunicorn over HTTP, on SQLite and on PostgreSQL: a worker killed mid-session loses no
+answer, and the session goes on in the worker gunicorn starts in its place; a PostgreSQL restart under the
+workers loses none either, and no student gets an error for it."""
 
 import os
 import shlex
@@ -13,12 +14,13 @@ import requests
 
 from deploy.serve import GUNICORN
 from dashboard import create_apps
-from dashboard.classmode import lecturer, student
-from tests.class_requests import Bodies, post
+from dashboard.classmode import ids, student
+from tests.class_requests import Bodies, joined, post
 from tests.conftest import free_port, start, stop
-from tests.pg import postgres_server
+from tests.pg import pg_ctl, postgres_server
 
 pytestmark = pytest.mark.server
+SENT = student.SENT.format(round=1)
 
 
 def workers(master: int) -> set[int]:
@@ -39,16 +41,36 @@ def database_env(request, tmp_path):
             yield {"DATABASE_URL": url}
 
 
-def test_a_killed_worker_loses_no_answer(bodies, database_env):
+def serve(env: dict):
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     cmd = shlex.split(GUNICORN.format(port=port, module="app:server"))
-    proc = start([sys.executable, "-m"] + cmd, base + "/healthz", env=database_env)
+    return start([sys.executable, "-m"] + cmd, base + "/healthz", env=env), base
+
+
+def session(http, bodies, base) -> tuple[str, str, str]:
+    out = post(http, bodies.start(), base)[1]
+    code, token = out[ids.CONTROL]["data"]["code"], out[ids.CONTROL]["data"]["token"]
+    out = post(http, bodies.pose(code, token, weights="trained", head=2, query=5), base)[1]
+    return code, token, out[ids.QUESTION]["data"]["id"]
+
+
+def check_all_counted(http, bodies, base, code, token, qid, sent: dict) -> None:
+    for sid, value in sent.items():  # each student sees the answer it sent, whichever worker asks the store
+        view = post(http, bodies.poll(code, sid), base)[1]
+        assert view[ids.S_RESULT]["children"].startswith(f"Your answer so far: key {value}.")
+    results = post(http, bodies.reveal(code, token, qid), base)[1]
+    assert results[ids.COUNT]["children"] == f"{len(sent)} joined · {len(sent)} answered vote 1"
+    out = post(http, bodies.export(code, token), base)[1]
+    lines = out[ids.DOWNLOAD]["data"]["content"].splitlines()
+    assert sorted(line.split(",")[-3] for line in lines[1:]) == sorted(f"key {v}" for v in sent.values())
+
+
+def test_a_killed_worker_loses_no_answer(bodies, database_env):
+    proc, base = serve(database_env)
     http = requests.Session()
     try:
-        out = post(http, bodies.start(), base)[1]
-        code, token = out[lecturer.CONTROL]["data"]["code"], out[lecturer.CONTROL]["data"]["token"]
-        qid = post(http, bodies.pose(code, token), base)[1][lecturer.QUESTION]["data"]["id"]
+        code, token, qid = session(http, bodies, base)
         sent = {}
         for k in range(40):
             if k == 20:  # mid-session: kill a worker, and wait for gunicorn to start another
@@ -58,17 +80,42 @@ def test_a_killed_worker_loses_no_answer(bodies, database_env):
                 while not (len(workers(proc.pid)) == 2 and workers(proc.pid) != before):
                     assert time.monotonic() < deadline, "gunicorn started no new worker"
                     time.sleep(0.1)
-            sent[f"{k:032x}"] = k % 12
-            _, out = post(http, bodies.answer(code, f"{k:032x}", qid, k % 12), base)
-            assert out[student.S_FEEDBACK]["children"] == "Answer sent. You can change it until the reveal."
-        for sid in list(sent)[:20]:  # the first 20, some answered in the killed worker, are still there
-            view = post(http, bodies.poll(code, sid), base)[1]
-            assert view[student.S_RESULT]["children"].startswith(f"Your answer so far: key {sent[sid]}.")
-        results = post(http, bodies.reveal(code, token, qid), base)[1]
-        assert results[lecturer.COUNT]["children"] == "40 answers"
-        out = post(http, bodies.export(code, token), base)[1]
-        lines = out[lecturer.DOWNLOAD]["data"]["content"].splitlines()
-        assert sorted(int(line.split(",")[-2]) for line in lines[1:]) == sorted(sent.values())
+            sid = joined(http, bodies, code, base)
+            sent[sid] = k % 12
+            _, out = post(http, bodies.answer(code, sid, qid, k % 12), base)
+            assert out[ids.S_FEEDBACK]["children"] == SENT
+        check_all_counted(http, bodies, base, code, token, qid, sent)
     finally:
         stop(proc)
     assert proc.returncode is not None
+
+
+def test_a_postgresql_restart_under_the_workers_loses_no_answer(bodies):
+    """pg_ctl restart -m fast drops every worker thread's connection: each retries once on a new one. The same
+    40 answers gave 8 server errors, and lost those answers, without the retry."""
+    with postgres_server(fsync=False) as url:
+        proc, base = serve({"DATABASE_URL": url})
+        http = requests.Session()
+        try:
+            code, token, qid = session(http, bodies, base)
+            sids = [joined(http, bodies, code, base) for _ in range(40)]
+            replies, sent = [], {}
+            for k, sid in enumerate(sids):
+                if k == 20:
+                    pg_ctl(url, "restart")
+                status, out = post(http, bodies.answer(code, sid, qid, k % 12), base)
+                replies.append(status if status != 200 else out[ids.S_FEEDBACK]["children"])
+                sent[sid] = k % 12
+            assert replies == [SENT] * 40
+            assert requests.get(base + "/healthz", timeout=10).json()["store"] == "ok"
+            check_all_counted(http, bodies, base, code, token, qid, sent)
+            pg_ctl(url, "stop")
+            try:  # the server down: the student is told, the projector too, and /healthz says so
+                _, out = post(http, bodies.answer(code, sids[0], qid, 5), base)
+                assert "cannot save answers" in out[ids.S_FEEDBACK]["children"]
+                health = requests.get(base + "/healthz", timeout=20)
+                assert health.status_code == 503 and health.json()["store"] == "down"
+            finally:
+                pg_ctl(url, "start")
+        finally:
+            stop(proc)

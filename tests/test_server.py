@@ -6,6 +6,9 @@ import io
 import itertools
 import json
 import logging
+import os
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -211,10 +214,52 @@ def test_fingerprinted_assets_are_cached_for_a_year(client):
     assert "no-store" not in client.get("/").headers.get("Cache-Control", "")  # no password: caching is fine
 
 
-def test_health_endpoint(client):
+@pytest.fixture
+def class_store(tmp_path, monkeypatch):
+    """Class mode's store in a fresh folder for this test."""
+    from dashboard.classmode import ids
+
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    ids.store.cache_clear()
+    yield
+    ids.store.cache_clear()
+
+
+def test_health_endpoint(client, class_store):
     r = client.get("/healthz")
-    assert r.status_code == 200
-    assert r.get_json()["status"] == "ok" and r.get_json()["trainer"] in ("not started", "starting", "ok")
+    assert r.status_code == 200 and r.get_json() == {"status": "ok", "store": "ok", "trainer": "ok"}
+
+
+def test_health_is_a_503_naming_the_part_that_is_down(client, class_store, monkeypatch, tmp_path):
+    from dashboard import trainer
+    from dashboard.classmode import ids
+
+    monkeypatch.setattr(trainer, "ready", lambda: False)
+    r = client.get("/healthz")
+    assert r.status_code == 503 and r.get_json() == {"status": "down", "store": "ok", "trainer": "down"}
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "file" / "data"))  # a data folder that cannot be made
+    ids.store.cache_clear()
+    r = client.get("/healthz")
+    assert r.status_code == 503 and r.get_json() == {"status": "down", "store": "down", "trainer": "ok"}
+
+
+def test_a_dead_trainer_is_replaced_so_health_does_not_depend_on_the_worker(client, class_store):
+    from dashboard import trainer
+
+    trainer.training_runs(0)  # this process's trainer has started (or trained 0 at start-up)
+    trainer.trainer()
+    first = trainer._trainer[2].result(30)
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while trainer.health() != "down":  # as another worker, whose trainer is alive or not started, would not say
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    r = client.get("/healthz")
+    assert r.status_code == 200 and r.get_json()["trainer"] == "ok" and trainer.health() == "ok"
+    assert trainer._trainer[2].result(1) != first
 
 
 def auth(password: str, scheme: str = "Basic") -> dict:

@@ -10,16 +10,18 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
 
-from dashboard.classmode.store import Closed, Forbidden, Full, Invalid, NotFound, RateLimited, RateLimiter, Store
-from dashboard.classmode.store import SQLITE_FILE, schema, sessions
+from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, NotFound, RateLimited, RateLimiter, Store,
+                                       StoreError, Unavailable)
+from dashboard.classmode.store import SQLITE_FILE, lecture, schema, sessions, students
 from tests.conftest import ROOT
-from tests.pg import postgres_server
+from tests.pg import pg_ctl, postgres_server
 
-STUDENTS = [f"student-{i:04d}-{'x' * 8}" for i in range(200)]
+ADDRESS = "10.0.0.1"
 
 
 class Clock:
@@ -63,77 +65,126 @@ def store(database, clock):
 
 def rows(store, table: str) -> list:
     """Every row of a table, read directly from the database."""
-    with store._tx(write=False) as cur:
-        return cur.all(f"SELECT * FROM {table} ORDER BY 1, 2")
+    return store.db.run(False, lambda cur: cur.all(f"SELECT * FROM {table} ORDER BY 1, 2"))
 
 
-def key_question(store, code, token, truth=3):
-    return store.pose(code, token, "key", truth, prompt="In head 2, which key will query 5 attend to most?",
-                      h=4, seed=7, n=12, head=1, query=4)
+def key_question(store, code, token, truth=3, **extra):
+    q = dict(template="key", prompt="In head 2, which key will query 5 attend to most?", n=12, truth=truth, h=4,
+             seed=7, head=1, query=4) | extra
+    return store.pose(code, token, q)
+
+
+def joined(store, code, k: int, address: str = ADDRESS) -> list[str]:
+    return [store.join(code, address) for _ in range(k)]
 
 
 def test_a_session_has_a_short_code_and_a_long_token_stored_only_as_a_hash(store):
-    code, token = store.create_session()
-    code2, token2 = store.create_session()
+    code, token = store.create_session(ADDRESS)
+    code2, token2 = store.create_session(ADDRESS)
     assert len(code) == 6 and set(code) <= set("ABCDEFGHJKMNPQRSTUVWXYZ23456789") and code != code2
-    assert len(token) >= 43 and token != token2
-    [(stored_code, token_hash, *_), _] = sorted(rows(store, "class_sessions"), key=lambda r: r[0] != code)
+    assert len(token) == 43 and token != token2
+    [(stored_code, token_hash, owner, *_), _] = sorted(rows(store, "class_sessions"), key=lambda r: r[0] != code)
     assert stored_code == code and token not in token_hash and token_hash == schema.token_hash(token)
+    assert ADDRESS not in str(rows(store, "class_sessions"))  # the address is kept as a digest only
     assert store.questions(code.lower() + " ", token) == []  # a code typed in lower case, with a space
 
 
-@pytest.mark.parametrize("forged", [None, "", "x" * 43, 12345, "x" * 10_000, ["token"]])
+@pytest.mark.parametrize("forged", [None, "", "x" * 43, 12345, "x" * 10_000, ["token"], "\ud800" * 43,
+                                    "A" * 42 + "\u0000", "A" * 42 + "é"])
 def test_only_the_control_token_runs_a_session(store, forged):
-    code, token = store.create_session()
-    other_code, other_token = store.create_session()
+    code, token = store.create_session(ADDRESS)
+    other_code, other_token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
-    store.answer(code, STUDENTS[0], q, 2)
+    [student] = joined(store, code, 1)
+    store.answer(code, student, q, 2)
     before = rows(store, "class_questions"), rows(store, "class_answers"), rows(store, "class_sessions")
     for bad in (forged, other_token):
         with pytest.raises(Forbidden):
             key_question(store, code, bad)
-        for call in (store.reveal, store.results):
+        for call in (store.results, store.count):
             with pytest.raises(Forbidden):
                 call(code, bad, q)
-        for call in (store.questions, store.export_csv, store.end_session):
+        with pytest.raises(Forbidden):
+            store.step(code, bad, q, "revealed")
+        for call in (store.questions, store.export, store.end_session):
             with pytest.raises(Forbidden):
                 call(code, bad)
+        assert not store.running(code, bad)
     assert (rows(store, "class_questions"), rows(store, "class_answers"), rows(store, "class_sessions")) == before
-    assert store.count(code, q) == 1
+    assert store.count(code, token, q)["answered"] == 1 and store.running(code, token)
+
+
+# Lone surrogates, NUL, other scripts, the wrong length, the wrong type: each refused with the store's own
+# message, before any hash or query (a surrogate failed in the hash, a NUL in psycopg).
+FORGED_STRINGS = ["\ud800", "\udfff" * 22, "\u0000", "A" * 21 + "\u0000", "ABC23\u0000", "ABC2\ud8003", "é" * 22,
+                  "ſ" * 6, "x" * 10_000, "", None, 7, 2.5, ["ABC234"], {"id": 1}, "A" * 22 + "\n", " " * 22]
+
+
+@pytest.mark.parametrize("forged", FORGED_STRINGS, ids=[repr(s)[:20] for s in FORGED_STRINGS])
+def test_every_forged_string_is_refused_with_a_message(store, forged):
+    code, token = store.create_session(ADDRESS)
+    q = key_question(store, code, token)
+    [student] = joined(store, code, 1)
+    calls = [lambda: store.join(forged), lambda: store.student_view(forged, student),
+             lambda: store.student_view(code, forged), lambda: store.answer(forged, student, q, 1),
+             lambda: store.answer(code, forged, q, 1), lambda: store.answer(code, student, forged, 1),
+             lambda: store.member(code, forged), lambda: store.create_session(forged)]
+    for run in (lambda: store.pose(forged, token, {}), lambda: store.count(code, token, forged),
+                lambda: store.count(forged, token, q), lambda: store.step(code, token, forged, "discuss"),
+                lambda: store.step(code, token, q, forged), lambda: store.results(code, forged, q),
+                lambda: store.export(forged, token), lambda: store.end_session(code, forged)):
+        calls.append(run)
+    for call in calls:
+        try:
+            call()
+        except StoreError as refused:
+            assert str(refused) and "\\u" not in str(refused)
+    assert store.count(code, token, q) == {"id": q, "phase": "vote1", "round": 1, "joined": 1, "answered": 0,
+                                           "remaining": None}
 
 
 @pytest.mark.parametrize("code", ["ZZZZZZ", "abc", "", None, 7, "ABC23O", "A" * 300])
 def test_an_unknown_or_malformed_join_code_is_not_found(store, code):
-    real, token = store.create_session()
+    real, token = store.create_session(ADDRESS)
     q = key_question(store, real, token)
-    with pytest.raises(NotFound):
-        store.student_view(code, STUDENTS[0])
-    with pytest.raises(NotFound):
-        store.answer(code, STUDENTS[0], q, 1)
-    with pytest.raises(NotFound):
-        store.count(code, q)
+    [student] = joined(store, real, 1)
+    for call in (lambda: store.join(code), lambda: store.student_view(code, student),
+                 lambda: store.answer(code, student, q, 1), lambda: store.member(code, student)):
+        with pytest.raises(NotFound):
+            call()
     assert rows(store, "class_answers") == []
 
 
 BAD_QUESTIONS = [
-    dict(kind="guess"),
-    dict(kind="key", n=None),
-    dict(kind="key", n=1),
-    dict(kind="key", n=65),
-    dict(kind="key", n=12.0),
-    dict(kind="key", truth=12),
-    dict(kind="key", truth=-1),
-    dict(kind="key", truth=2.0),
-    dict(kind="key", truth=True),
-    dict(kind="amount", n=None, truth=float("nan")),
-    dict(kind="amount", n=None, truth=1.5),
-    dict(kind="amount", n=None, truth="0.5"),
-    dict(kind="amount", n=3, truth=0.5),
-    dict(kind="head", n=2, truth=2),
+    dict(template="guess"),
+    dict(template=None),
+    dict(n=None),
+    dict(n=1),
+    dict(n=49),
+    dict(n=12.0),
+    dict(truth=12),
+    dict(truth=-1),
+    dict(truth=2.0),
+    dict(truth=True),
+    dict(accepted=[3, 3]),
+    dict(accepted=[4]),  # the truth must be accepted
+    dict(accepted=list(range(12))),  # every option right: nothing to ask
+    dict(accepted=[3, "4"]),
+    dict(accepted="3"),
+    dict(tolerance=0.1),
+    dict(template="amount", n=None, truth=float("nan"), tolerance=0.01, lo=0.0, hi=1.0),
+    dict(template="amount", n=None, truth=1.5, tolerance=0.01, lo=0.0, hi=1.0),
+    dict(template="amount", n=None, truth=0.5, tolerance=0.01, lo=0.6, hi=1.0),
+    dict(template="amount", n=None, truth=0.5, tolerance=0.0, lo=0.0, hi=1.0),
+    dict(template="amount", n=3, truth=0.5, tolerance=0.01, lo=0.0, hi=1.0),
+    dict(template="amount", n=None, truth=0.5),
+    dict(template="role", n=2, truth=2, head=None),
     dict(prompt=""),
     dict(prompt="   "),
-    dict(prompt="x" * 201),
+    dict(prompt="x" * 301),
     dict(prompt=None),
+    dict(prompt="Which\u0000key?"),
+    dict(prompt="\ud800"),
     dict(h=3),
     dict(h=True),
     dict(h="8"),
@@ -141,243 +192,357 @@ BAD_QUESTIONS = [
     dict(seed=-1),
     dict(seed=2**31),
     dict(seed="0"),
+    dict(size=1),
+    dict(size=17),
+    dict(scale="\ud800"),
+    dict(tau=11),
+    dict(weights="learned"),
+    dict(timer=7),
+    dict(timer="60"),
     dict(head=4),  # h = 4: heads 0..3
     dict(head=-1),
     dict(query=12),
     dict(key=1.5),
-    dict(view="Example"),
-    dict(view="x" * 40),
-    dict(kind="key", key=3),  # the answer, in the state students see
-    dict(kind="head", n=4, truth=1, head=1),
+    dict(key=3),  # the answer, in the state students see
+    dict(template="sharpest", n=4, truth=1, head=1),
+    dict(colour="red"),
 ]
 
 
 @pytest.mark.parametrize("bad", BAD_QUESTIONS, ids=[repr(b)[:40] for b in BAD_QUESTIONS])
 def test_a_bad_question_is_refused_and_nothing_changes(store, bad):
-    code, token = store.create_session()
-    args = dict(kind="key", truth=3, prompt="Which key?", h=4, seed=7, n=12, head=1, query=4, key=None,
-                view="example") | bad
+    code, token = store.create_session(ADDRESS)
     with pytest.raises(Invalid):
-        store.pose(code, token, args.pop("kind"), args.pop("truth"), **args)
-    assert store.questions(code, token) == [] and rows(store, "class_sessions")[0][4] == 0
+        key_question(store, code, token, **bad)
+    assert store.questions(code, token) == [] and rows(store, "class_sessions")[0][6] == 0
 
 
-def test_the_student_view_has_no_truth_before_the_reveal(store):
-    code, token = store.create_session()
-    assert store.student_view(code, STUDENTS[0]) is None
-    q = key_question(store, code, token, truth=9)
-    store.answer(code, STUDENTS[1], q, 9)
-    seen = store.student_view(code, STUDENTS[0])
-    assert "truth" not in seen and "counts" not in seen and "count" not in seen and seen["answer"] is None
-    assert 9 not in seen.values() and not seen["revealed"]
-    assert (seen["kind"], seen["n"], seen["h"], seen["seed"], seen["head_index"], seen["query_index"]) == \
-        ("key", 12, 4, 7, 1, 4)
-    with pytest.raises(Closed):
-        store.results(code, token, q)
-    store.answer(code, STUDENTS[0], q, 4)
-    assert store.student_view(code, STUDENTS[0])["answer"] == 4
-    store.reveal(code, token, q)
-    seen = store.student_view(code, STUDENTS[0])
-    assert seen["revealed"] and seen["truth"] == 9 and seen["answer"] == 4 and "counts" not in seen
-
-
-def test_one_answer_per_student_changeable_until_the_reveal(store):
-    code, token = store.create_session()
+def test_students_get_their_ids_from_the_server_and_answer_once_each(store):
+    code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
-    assert store.answer(code, STUDENTS[0], q, 1) == 1
-    assert store.answer(code, STUDENTS[0], q, 5) == 1  # a change, not a second answer
-    assert store.answer(code, STUDENTS[1], q, 5) == 2
-    assert store.answer(code, STUDENTS[2], q, 11) == 3
-    assert store.count(code, q) == 3
-    result = store.reveal(code, token, q)
-    assert result["truth"] == 3 and result["count"] == 3
-    assert result["counts"] == [0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1]
-    for value in (5, 3):  # a replay after the reveal, or a change to the truth
-        with pytest.raises(Closed):
-            store.answer(code, STUDENTS[0], q, value)
+    a, b = joined(store, code, 2)
+    assert a != b and schema.STUDENT_ID.fullmatch(a) and store.member(code, a) and not store.member(code, "A" * 22)
+    made_up = "B" * 22  # the right format, but never issued
+    with pytest.raises(NotFound, match="no session with this code"):
+        store.answer(code, made_up, q, 1)
+    with pytest.raises(NotFound):
+        store.student_view(code, made_up)
+    other, other_token = store.create_session(ADDRESS)
+    with pytest.raises(NotFound):  # an id is good in its own session only
+        store.answer(other, a, key_question(store, other, other_token), 1)
+    for value in (1, 5, 5, 2):
+        store.answer(code, a, q, value)  # changes, never a second answer
+    store.answer(code, b, q, 2)
+    assert store.count(code, token, q) | {"id": None} == {"id": None, "phase": "vote1", "round": 1, "joined": 2,
+                                                          "answered": 2, "remaining": None}
+    assert [(r[1], r[3], r[4]) for r in sorted(rows(store, "class_answers"), key=lambda r: r[4])] == \
+        [(1, 2.0, 0), (1, 2.0, 3)]
+
+
+def test_a_flood_of_made_up_students_closes_nothing(store):
+    """1,200 answers with fresh ids from one address: refused, and a new student's answer is still counted."""
+    code, token = store.create_session(ADDRESS)
+    q = key_question(store, code, token)
+    refused = 0
+    for k in range(1200):
+        try:
+            store.answer(code, f"{k:022d}", q, 11)
+        except NotFound:
+            refused += 1
+    assert refused == 1200 and rows(store, "class_answers") == []
+    [newcomer] = joined(store, code, 1)
+    assert store.answer(code, newcomer, q, 3) == 1
+    assert store.count(code, token, q)["answered"] == 1
+
+
+def test_joining_is_bounded_per_address_and_per_session(store, monkeypatch):
+    monkeypatch.setattr(students, "MAX_STUDENTS", 5)
+    monkeypatch.setattr(students, "MAX_STUDENTS_PER_OWNER", 3)
+    code, token = store.create_session(ADDRESS)
+    joined(store, code, 3)
+    with pytest.raises(Full, match="from this address"):
+        store.join(code, ADDRESS)
+    joined(store, code, 2, "10.0.0.2")  # another address still joins ...
+    with pytest.raises(Full, match="as many students as it takes"):
+        store.join(code, "10.0.0.3")  # ... up to the session's bound
+    assert len(rows(store, "class_students")) == 5
+
+
+def test_peer_instruction_vote_discuss_vote_again_reveal(store, clock):
+    code, token = store.create_session(ADDRESS)
+    q = key_question(store, code, token, truth=3, accepted=[3, 7])
+    a, b, c = joined(store, code, 3)
+    store.answer(code, a, q, 1)
+    store.answer(code, b, q, 3)
+    seen = store.student_view(code, a)
+    assert seen["phase"] == "vote1" and seen["answers"] == {1: 1}
+    assert not set(schema.QUESTION_COLUMNS[7:11]) & set(seen) and "truth" not in seen  # no truth, no range
+    with pytest.raises(Closed, match="after the reveal"):
+        store.results(code, token, q)
+    assert store.step(code, token, q, "discuss")["answered"] == 2
+    with pytest.raises(Closed, match="Discuss your answer with your neighbour"):
+        store.answer(code, c, q, 3)
     with pytest.raises(Closed):
-        store.answer(code, STUDENTS[3], q, 3)
-    assert store.results(code, token, q)["counts"] == result["counts"] and store.count(code, q) == 3
+        store.step(code, token, q, "discuss")
+    heads = store.step(code, token, q, "vote2")
+    assert (heads["phase"], heads["round"], heads["joined"], heads["answered"]) == ("vote2", 2, 3, 0)
+    for student, value in ((a, 3), (b, 3), (c, 7)):
+        assert store.answer(code, student, q, value) == 2
+    assert store.student_view(code, a)["answers"] == {1: 1, 2: 3}
+    store.step(code, token, q, "revealed")
+    with pytest.raises(Closed, match="revealed"):
+        store.answer(code, a, q, 1)
+    result = store.results(code, token, q)
+    assert [v["count"] for v in result["votes"]] == [2, 3]
+    assert result["votes"][0]["counts"][:4] == [0, 1, 0, 1] and result["votes"][1]["counts"][3] == 2
+    seen = store.student_view(code, c)
+    assert seen["truth"] == 3 and seen["accepted"] == [3, 7] and schema.right(seen, seen["answers"][2])
+
+
+def test_the_second_vote_can_be_skipped_and_a_timer_locks_the_vote(store, clock):
+    code, token = store.create_session(ADDRESS)
+    q = key_question(store, code, token, timer=30)
+    a, b = joined(store, code, 2)
+    assert store.student_view(code, a)["remaining"] == 30
+    clock.t += 29
+    store.answer(code, a, q, 3)
+    assert store.count(code, token, q)["remaining"] == 1
+    clock.t += 2
+    with pytest.raises(Closed, match="Time is up"):
+        store.answer(code, b, q, 3)
+    with pytest.raises(Closed, match="follows the discussion"):
+        store.step(code, token, q, "vote2")
+    store.step(code, token, q, "discuss")
+    store.step(code, token, q, "vote2")  # the second vote, with the timer again
+    store.answer(code, b, q, 4)
+    clock.t += 31
+    with pytest.raises(Closed, match="Time is up"):
+        store.answer(code, a, q, 4)
+    q2 = key_question(store, code, token)
+    store.answer(code, a, q2, 1)
+    assert store.step(code, token, q2, "revealed")["round"] == 1  # the second vote skipped
+    assert [v["count"] for v in store.results(code, token, q2)["votes"]] == [1]
+
+
+def test_posing_a_new_question_closes_the_earlier_one(store):
+    code, token = store.create_session(ADDRESS)
+    first = key_question(store, code, token)
+    [a] = joined(store, code, 1)
+    store.answer(code, a, first, 1)
+    second = key_question(store, code, token)
+    with pytest.raises(Closed, match="posed another"):
+        store.answer(code, a, first, 2)
+    with pytest.raises(Closed):
+        store.step(code, token, first, "revealed")
+    store.answer(code, a, second, 2)
+    assert store.student_view(code, a)["id"] == second
+    assert [q["phase"] for q in store.questions(code, token)] == ["closed", "vote1"]
+    assert store.current(code, token) | {"answered": None} == store.questions(code, token)[1] | {"answered": None}
 
 
 @pytest.mark.parametrize("kind, n, value", [
     ("key", 12, 12), ("key", 12, -1), ("key", 12, 3.0), ("key", 12, "3"), ("key", 12, True), ("key", 12, None),
-    ("key", 12, [1]), ("key", 12, 10**30), ("head", 2, 2), ("head", 8, -1),
+    ("key", 12, [1]), ("key", 12, 10**30), ("role", 2, 2), ("role", 8, -1),
     ("amount", None, float("nan")), ("amount", None, float("inf")), ("amount", None, -0.01),
     ("amount", None, 1.0001), ("amount", None, "0.5"), ("amount", None, False), ("amount", None, None),
 ])
 def test_a_forged_answer_is_refused_and_nothing_changes(store, kind, n, value):
-    code, token = store.create_session()
+    code, token = store.create_session(ADDRESS)
     truth = 0.5 if kind == "amount" else 1
-    q = store.pose(code, token, kind, truth, prompt="?", h=8, seed=0, n=n)
-    store.answer(code, STUDENTS[0], q, truth)
+    extra = dict(tolerance=0.05, lo=0.1, hi=0.9) if kind == "amount" else {}
+    q = store.pose(code, token, dict(template=kind, prompt="?", h=8, seed=0, n=n, truth=truth, **extra))
+    students_ = joined(store, code, 2)
+    store.answer(code, students_[0], q, truth)
     before = rows(store, "class_answers")
-    for student in STUDENTS[:2]:
+    for student in students_:
         with pytest.raises(Invalid):
             store.answer(code, student, q, value)
     assert rows(store, "class_answers") == before
 
 
-@pytest.mark.parametrize("student", ["short", "x" * 65, "a b c d e f g h i j", None, 1234567890123456789, ""])
-def test_a_forged_student_id_is_refused(store, student):
-    code, token = store.create_session()
-    q = key_question(store, code, token)
-    with pytest.raises(Invalid):
-        store.answer(code, student, q, 1)
-    with pytest.raises(Invalid):
-        store.student_view(code, student)
-    assert rows(store, "class_answers") == []
-
-
 def test_a_question_id_from_another_session_is_not_found(store):
-    code, token = store.create_session()
-    other, other_token = store.create_session()
+    code, token = store.create_session(ADDRESS)
+    other, other_token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
     q_other = key_question(store, other, other_token)
-    for forged in (q_other, "nonsense", None, 3, "x" * 1000):
+    [a] = joined(store, code, 1)
+    for forged in (q_other, "nonsense", None, 3, "x" * 1000, "\ud800" * 16, "A" * 15 + "\u0000"):
         with pytest.raises(NotFound):
-            store.answer(code, STUDENTS[0], forged, 1)
+            store.answer(code, a, forged, 1)
         with pytest.raises(NotFound):
-            store.count(code, forged)
+            store.count(code, token, forged)
         with pytest.raises(NotFound):
-            store.reveal(code, token, forged)
-    assert rows(store, "class_answers") == [] and not any(r["revealed"] for r in store.questions(other, other_token))
-    store.answer(code, STUDENTS[0], q, 1)
-    assert store.count(code, q) == 1 and store.count(other, q_other) == 0
+            store.step(code, token, forged, "revealed")
+    assert rows(store, "class_answers") == [] and not any(r["phase"] == "revealed"
+                                                          for r in store.questions(other, other_token))
 
 
-def test_amount_and_yes_no_questions(store):
-    code, token = store.create_session()
-    amount = store.pose(code, token, "amount", 0.25, prompt="How large is A(2)_5,7?", h=4, seed=7, head=1,
-                        query=4, key=6)
-    yes_no = store.pose(code, token, "head", 1, prompt="Will h = 1 get below the dashed line?", view="lab",
-                        h=1, seed=0, n=2)
-    assert store.student_view(code, STUDENTS[0])["id"] == yes_no  # students see the current question
-    for student, value in zip(STUDENTS, [0, 1, 0.5, 0.25]):
-        store.answer(code, student, amount, value)
-        store.answer(code, student, yes_no, int(value > 0.3))
-    assert store.reveal(code, token, amount)["values"] == [0.0, 0.25, 0.5, 1.0]
-    assert store.reveal(code, token, yes_no)["counts"] == [2, 2]
-    assert [(q["number"], q["kind"], q["count"], q["truth"]) for q in store.questions(code, token)] == \
-        [(1, "amount", 4, 0.25), (2, "head", 4, 1)]
+def test_amount_questions_keep_their_tolerance_and_range_until_the_reveal(store):
+    code, token = store.create_session(ADDRESS)
+    q = store.pose(code, token, dict(template="amount", prompt="How large is A(2)_5,7?", h=4, seed=7, head=1,
+                                     query=4, key=6, truth=0.25, tolerance=0.02, lo=0.05, hi=0.3))
+    answered = joined(store, code, 4)
+    for student, value in zip(answered, [0, 1, 0.5, 0.25]):
+        store.answer(code, student, q, value)
+    assert "tolerance" not in store.student_view(code, answered[0])
+    store.step(code, token, q, "revealed")
+    result = store.results(code, token, q)
+    assert result["votes"][0]["values"] == [0.0, 0.25, 0.5, 1.0] and (result["lo"], result["hi"]) == (0.05, 0.3)
+    assert schema.right(result, 0.27) and not schema.right(result, 0.28)
 
 
-def test_the_csv_export_is_anonymous(store):
-    code, token = store.create_session()
+def test_the_export_is_anonymous_and_has_both_votes(store):
+    code, token = store.create_session(ADDRESS)
     q1 = key_question(store, code, token)
-    q2 = store.pose(code, token, "amount", 0.5, prompt="How much, =1+1?", h=8, seed=3)
-    store.answer(code, STUDENTS[7], q1, 3)
-    store.answer(code, STUDENTS[8], q1, 4)
-    store.answer(code, STUDENTS[7], q2, 0.75)
-    store.reveal(code, token, q1)
-    text = store.export_csv(code, token)
-    assert not any(s in text for s in STUDENTS) and token not in text
-    table = list(csv.DictReader(io.StringIO(text)))
-    assert [(r["question"], r["student"], r["answer"], r["truth"], r["revealed"]) for r in table] == [
-        ("1", "s1", "3", "3", "True"), ("1", "s2", "4", "3", "True"), ("2", "s1", "0.75", "0.5", "False")]
-    assert table[2]["prompt"] == "How much, =1+1?" and table[0]["options"] == "12"
+    a, b = joined(store, code, 2)
+    store.answer(code, a, q1, 3)
+    store.answer(code, b, q1, 4)
+    store.step(code, token, q1, "vote2")
+    store.answer(code, b, q1, 3)
+    questions, answers = store.export(code, token)
+    assert [q["number"] for q in questions] == [1] and questions[0]["rounds"] == 2
+    assert sorted((n, r, s, v) for n, r, s, v, _ in answers) == sorted([(1, 1, a, 3), (1, 1, b, 4), (1, 2, b, 3)])
 
 
 def test_ending_a_session_deletes_it(store):
-    code, token = store.create_session()
-    other, other_token = store.create_session()
+    code, token = store.create_session(ADDRESS)
+    other, other_token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
-    store.answer(code, STUDENTS[0], q, 1)
+    [a] = joined(store, code, 1)
+    store.answer(code, a, q, 1)
     key_question(store, other, other_token)
     store.end_session(code, token)
-    for call in (lambda: store.student_view(code, STUDENTS[0]), lambda: store.answer(code, STUDENTS[0], q, 2),
-                 lambda: store.questions(code, token), lambda: store.end_session(code, token)):
+    for call in (lambda: store.student_view(code, a), lambda: store.answer(code, a, q, 2), lambda: store.join(code)):
         with pytest.raises(NotFound):
             call()
-    assert rows(store, "class_answers") == [] and len(rows(store, "class_questions")) == 1
-    assert [r[0] for r in rows(store, "class_sessions")] == [other]
+    for call in (lambda: store.questions(code, token), lambda: store.end_session(code, token)):
+        with pytest.raises(Forbidden):
+            call()
+    assert rows(store, "class_answers") == [] and rows(store, "class_students") == []
+    assert [r[0] for r in rows(store, "class_sessions")] == [other] and len(rows(store, "class_questions")) == 1
 
 
-def test_sessions_expire_and_are_purged(database, clock):
-    store = Store(*database, ttl_hours=2, clock=clock)
-    code, token = store.create_session()
+def test_sessions_expire_when_idle_and_at_the_latest_after_their_lifetime(database, clock):
+    store = Store(*database, ttl_hours=8, idle_hours=2, clock=clock)
+    code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
-    store.answer(code, STUDENTS[0], q, 1)
-    clock.t += 2 * 3600 - 1
-    later, later_token = store.create_session()
-    assert store.count(code, q) == 1
-    clock.t += 1
-    for call in (lambda: store.count(code, q), lambda: store.answer(code, STUDENTS[1], q, 1),
-                 lambda: store.questions(code, token)):
+    [a] = joined(store, code, 1)
+    clock.t += 2 * 3600 - 100
+    store.answer(code, a, q, 1)  # activity: the session is not idle
+    clock.t += 2 * 3600 - 100
+    store.student_view(code, a)  # a poll is no activity ...
+    later, later_token = store.create_session(ADDRESS)
+    assert store.count(code, token, q)["answered"] == 1
+    clock.t += 200  # ... so two hours after the answer the session has gone
+    for call in (lambda: store.student_view(code, a), lambda: store.answer(code, a, q, 1)):
         with pytest.raises(NotFound):
             call()
-    assert store.questions(later, later_token) == []
+    with pytest.raises(Forbidden):
+        store.questions(code, token)
     assert store.purge() == 1 and store.purge() == 0
     assert [r[0] for r in rows(store, "class_sessions")] == [later] and rows(store, "class_answers") == []
-    clock.t += 2 * 3600  # `later` expires
-    store.create_session()  # a new session purges the expired ones
-    assert later not in [r[0] for r in rows(store, "class_sessions")]
+    for _ in range(5):  # busy all along: still ends after its lifetime
+        clock.t += 3600
+        key_question(store, later, later_token)
+    clock.t += 3 * 3600
+    with pytest.raises(Forbidden):
+        key_question(store, later, later_token)
 
 
-def test_the_session_lifetime_comes_from_the_environment(database, clock, monkeypatch):
+def test_the_session_lifetimes_come_from_the_environment(database, clock, monkeypatch):
     url, data_dir = database
     monkeypatch.setenv("CLASS_SESSION_HOURS", "0.5")
+    monkeypatch.setenv("CLASS_IDLE_HOURS", "0.25")
     monkeypatch.setenv("DATA_DIR", str(data_dir)) if data_dir else monkeypatch.setenv("DATABASE_URL", url)
     store = Store.from_env()
-    assert store.ttl == 1800 and type(store.db) is (sessions.SQLite if data_dir else sessions.Postgres)
+    assert (store.ttl, store.idle) == (1800, 900) and type(store.db.backend) is (sessions.SQLite if data_dir
+                                                                                  else sessions.Postgres)
 
 
-def test_everything_is_bounded(store, monkeypatch):
+def test_a_lecturer_behind_a_busy_address_can_always_start_a_session(store, clock, monkeypatch):
+    """Students at the school's address pressed "start" many times: the lecturer's start still works, and gives
+    up only an empty session of that address, never a running lecture."""
+    monkeypatch.setattr(sessions, "MAX_SESSIONS_PER_OWNER", 3)
+    running, running_token = store.create_session(ADDRESS)
+    key_question(store, running, running_token)
+    empties = [store.create_session(ADDRESS)[0] for _ in range(2)]
+    for _ in range(5):
+        clock.t += 1
+        store.create_session(ADDRESS)
+    codes = [r[0] for r in rows(store, "class_sessions")]
+    assert running in codes and not set(empties) & set(codes) and len(codes) == 3
+    for code, token in [store.create_session(ADDRESS) for _ in range(2)]:
+        key_question(store, code, token)
+    with pytest.raises(Full, match="This address runs 3 sessions with questions"):
+        store.create_session(ADDRESS)
+    store.create_session("10.0.0.2")  # another address is not held up
+
+
+def test_a_full_server_makes_room_from_idle_empty_sessions(store, clock, monkeypatch):
     monkeypatch.setattr(sessions, "MAX_SESSIONS", 3)
-    monkeypatch.setattr(sessions, "MAX_QUESTIONS", 2)
-    monkeypatch.setattr(sessions, "MAX_ANSWERS", 3)
-    monkeypatch.setattr(sessions, "MAX_CHANGES", 2)
-    code, token = store.create_session()
-    store.create_session()
-    store.create_session()
-    with pytest.raises(Full):
-        store.create_session()
-    assert len(rows(store, "class_sessions")) == 3
+    busy = [store.create_session(f"10.1.0.{k}") for k in range(2)]
+    for code, token in busy:
+        key_question(store, code, token)
+    empty, _ = store.create_session("10.1.0.9")
+    with pytest.raises(Full, match="as many class sessions as it can"):
+        store.create_session("10.1.0.10")  # the empty one is new: it may be a lecturer about to pose
+    clock.t += sessions.EMPTY_GRACE
+    store.create_session("10.1.0.10")
+    codes = [r[0] for r in rows(store, "class_sessions")]
+    assert empty not in codes and all(code in codes for code, _ in busy)
+
+
+def test_everything_else_is_bounded(store, monkeypatch):
+    monkeypatch.setattr(lecture, "MAX_QUESTIONS", 2)
+    monkeypatch.setattr(students, "MAX_CHANGES", 2)
+    code, token = store.create_session(ADDRESS)
     key_question(store, code, token)
     q = key_question(store, code, token)
     with pytest.raises(Full):
         key_question(store, code, token)
     assert len(store.questions(code, token)) == 2
-    for student in STUDENTS[:3]:
-        store.answer(code, student, q, 1)
-    with pytest.raises(Full):
-        store.answer(code, STUDENTS[3], q, 1)
-    store.answer(code, STUDENTS[0], q, 2)  # a student already counted may still change the answer ...
-    store.answer(code, STUDENTS[0], q, 3)
-    with pytest.raises(Full):  # ... MAX_CHANGES times
-        store.answer(code, STUDENTS[0], q, 4)
-    assert store.reveal(code, token, q)["counts"][:4] == [0, 2, 0, 1]
+    [a] = joined(store, code, 1)
+    for value in (1, 2, 3):
+        store.answer(code, a, q, value)
+    with pytest.raises(Full):  # two changes and no more
+        store.answer(code, a, q, 4)
+    store.step(code, token, q, "vote2")
+    store.answer(code, a, q, 5)  # a new round, a new answer
 
 
 def test_threads_answering_at_once_are_each_counted_once(store):
-    code, token = store.create_session()
+    code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
+    ids = [store.join(code, f"10.2.{k // 250}.{k % 250}") for k in range(200)]
 
-    def answer(students):
-        for s in students:
+    def answer(group):
+        for s in group:
             store.answer(code, s, q, 1)
             store.answer(code, s, q, len(s) % 12)
 
-    threads = [threading.Thread(target=answer, args=(STUDENTS[i::8],)) for i in range(8)]
+    threads = [threading.Thread(target=answer, args=(ids[i::8],)) for i in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert store.count(code, q) == 200 and sum(store.reveal(code, token, q)["counts"]) == 200
+    assert store.count(code, token, q)["answered"] == 200
+    store.step(code, token, q, "revealed")
+    assert sum(store.results(code, token, q)["votes"][0]["counts"]) == 200
 
 
 @pytest.mark.parametrize("round", range(2))
 def test_no_answer_slips_in_after_the_reveal(store, round, monkeypatch):
-    monkeypatch.setattr(sessions, "MAX_CHANGES", 10**6)
-    code, token = store.create_session()
+    monkeypatch.setattr(students, "MAX_CHANGES", 10**6)
+    code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
+    ids = joined(store, code, 200)
     last, closed, errors = {}, [], []  # the last accepted answer of each student
     go = threading.Barrier(9, timeout=60)
 
-    def answer(students):
+    def answer(group):
         """Answer and change answers until the reveal refuses one (or 40 rounds, if it never does)."""
         go.wait()
-        for k, s in enumerate(itertools.islice(itertools.cycle(students), 40 * len(students))):
+        for k, s in enumerate(itertools.islice(itertools.cycle(group), 40 * len(group))):
             try:
                 store.answer(code, s, q, k % 12)
             except Closed:
@@ -386,29 +551,30 @@ def test_no_answer_slips_in_after_the_reveal(store, round, monkeypatch):
                 return errors.append(e)
             last[s] = k % 12
 
-    threads = [threading.Thread(target=answer, args=(STUDENTS[i::8],)) for i in range(8)]
+    threads = [threading.Thread(target=answer, args=(ids[i::8],)) for i in range(8)]
     for t in threads:
         t.start()
     go.wait()
     deadline = time.monotonic() + 60
-    while store.count(code, q) < 20:  # reveal while answers are coming in
+    while store.count(code, token, q)["answered"] < 20:  # reveal while answers are coming in
         assert time.monotonic() < deadline and not errors, f"answers stopped short: {errors}"
-    revealed = store.reveal(code, token, q)
+    store.step(code, token, q, "revealed")
+    revealed = store.results(code, token, q)["votes"][0]
     for t in threads:
         t.join(60)
     assert not any(t.is_alive() for t in threads) and errors == [] and len(closed) == 8
     assert revealed["counts"] == [list(last.values()).count(v) for v in range(12)]
-    assert revealed["count"] == len(last) == store.count(code, q)
+    assert revealed["count"] == len(last) == store.count(code, token, q)["answered"]
 
 
 def test_a_query_may_hold_a_literal_question_mark_or_percent_sign(store):
     """Placeholders are the driver's own: a ? or % written in the SQL is SQL, not a parameter."""
-    code, token = store.create_session()
-    store.pose(code, token, "amount", 0.5, prompt="Does 50% of the weight go to one key?", h=4, seed=7)
+    code, token = store.create_session(ADDRESS)
+    store.pose(code, token, dict(template="amount", prompt="Does 50% of the weight go to one key?", h=4, seed=7,
+                                 truth=0.5, tolerance=0.05, lo=0.0, hi=1.0))
     key_question(store, code, token)  # its prompt ends in ? too, without 50%
-    with store._tx(write=False) as cur:
-        assert cur.all("SELECT number, '?%' FROM class_questions WHERE prompt LIKE '%50%?' AND session = {}",
-                       code) == [(1, "?%")]
+    assert store.db.run(False, lambda cur: cur.all(
+        "SELECT number, '?%' FROM class_questions WHERE prompt LIKE '%50%?' AND session = {}", code)) == [(1, "?%")]
 
 
 def test_the_rate_limiter_refuses_bursts_per_client():
@@ -442,36 +608,40 @@ def test_the_rate_limiter_forgets_clients_and_stays_bounded(monkeypatch):
         assert len(limit._buckets) <= 10
 
 
-# A second process: it answers for students i0..i1 and prints each student once the answer is stored.
+# A second process: it answers for its students and prints each student once the answer is stored.
 CHILD = """
 import sys
 from dashboard.classmode.store import Store
 store = Store.from_env()
-code, q, i0, i1 = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-for i in range(i0, i1):
-    student = f"student-{i:04d}-{'x' * 8}"
-    store.answer(code, student, q, i % 12)
+code, q = sys.argv[1], sys.argv[2]
+for line in sys.stdin:
+    student = line.strip()
+    store.answer(code, student, q, len(student) % 12)
     print(student, flush=True)
 """
 
 
-def child(database, code, q, i0, i1) -> subprocess.Popen:
+def child(database, code, q, ids) -> subprocess.Popen:
     url, data_dir = database
     env = {**os.environ, "PYTHONPATH": str(ROOT)} | ({"DATABASE_URL": url} if url else {"DATA_DIR": str(data_dir)})
-    return subprocess.Popen([sys.executable, "-c", CHILD, code, q, str(i0), str(i1)], cwd=ROOT, env=env,
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, code, q], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True)
+    proc.stdin.write("".join(f"{s}\n" for s in ids))
+    proc.stdin.close()
+    return proc
 
 
 def test_processes_share_a_session_and_answers_survive_a_killed_process(database):
     store = Store(*database)
-    code, token = store.create_session()
+    code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
-    a, b = child(database, code, q, 0, 100), child(database, code, q, 100, 200)
+    ids = [store.join(code, f"10.3.{k // 250}.{k % 250}") for k in range(1000)]
+    a, b = child(database, code, q, ids[:100]), child(database, code, q, ids[100:200])
     assert a.wait(60) == 0 and b.wait(60) == 0
-    assert store.count(code, q) == 200
+    assert store.count(code, token, q)["answered"] == 200
 
     q2 = key_question(store, code, token)
-    killed = child(database, code, q2, 0, 10**6)  # would go on far longer than the test
+    killed = child(database, code, q2, ids)  # would go on longer than the test waits
     confirmed = [killed.stdout.readline().strip() for _ in range(50)]
     killed.send_signal(signal.SIGKILL)
     killed.wait(10)
@@ -479,12 +649,10 @@ def test_processes_share_a_session_and_answers_survive_a_killed_process(database
     killed.stdout.close()
     assert killed.returncode == -signal.SIGKILL
     restarted = Store(*database)  # as a new worker would
-    counted = restarted.count(code, q2)
+    counted = restarted.count(code, token, q2)["answered"]
     assert len(confirmed) <= counted <= len(confirmed) + 1  # at most the one in flight was not printed
-    view = {s: restarted.student_view(code, s)["answer"] for s in confirmed}
-    assert view == {s: int(s.split("-")[1]) % 12 for s in confirmed}
-    restarted.answer(code, confirmed[0], q2, 11)
-    assert restarted.reveal(code, token, q2)["count"] == counted
+    assert {s: restarted.student_view(code, s)["answers"] for s in confirmed} == \
+        {s: {1: len(s) % 12} for s in confirmed}
 
 
 def test_the_sqlite_store_needs_no_setup_and_uses_wal(tmp_path):
@@ -496,28 +664,127 @@ def test_the_sqlite_store_needs_no_setup_and_uses_wal(tmp_path):
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
+def test_a_store_of_an_older_version_is_made_again(tmp_path):
+    old = sqlite3.connect(tmp_path / SQLITE_FILE)
+    old.executescript("CREATE TABLE class_sessions (code TEXT PRIMARY KEY, token_hash TEXT, created REAL,"
+                      " expires REAL, questions INTEGER); INSERT INTO class_sessions VALUES ('ABC234', 'x', 0, 0, 0);"
+                      " CREATE TABLE class_answers (question TEXT, student TEXT, value REAL);")
+    old.close()
+    store = Store(data_dir=tmp_path)
+    code, token = store.create_session()
+    assert key_question(store, code, token) and [r[0] for r in rows(store, "class_sessions")] == [code]
+
+
 def test_a_connection_is_not_shared_across_a_fork(store):
     """gunicorn --preload forks workers after the app is loaded: each must open its own connection."""
     code, token = store.create_session()
-    parent_conn = store._conn()
+    parent_conn = store.db._conn()
     read, write = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child answers through the same Store object, then exits at once
+    if pid == 0:  # the child poses through the same Store object, then exits at once
         ok = False
         try:
-            ok = store._conn() is not parent_conn and store.count(code, key_question(store, code, token)) == 0
+            ok = store.db._conn() is not parent_conn and store.count(code, token, key_question(store, code, token))
         finally:
             os.write(write, b"1" if ok else b"0")
             os._exit(0)
     os.waitpid(pid, 0)
     assert os.read(read, 1) == b"1"
-    assert store._conn() is parent_conn and len(store.questions(code, token)) == 1
+    assert store.db._conn() is parent_conn and len(store.questions(code, token)) == 1
 
 
 def test_the_size_on_disk_grows_with_the_answers(store):
     code, token = store.create_session()
     q = key_question(store, code, token)
     before = store.size()
-    for student in STUDENTS:
-        store.answer(code, student, q, 1)
+    for k in range(200):
+        store.answer(code, store.join(code, f"10.4.0.{k}"), q, 1)
     assert store.size() > before > 0
+
+
+# ------------------------------------------------------------------ failures that speak
+
+
+def test_a_full_disk_is_a_message_and_the_store_works_again_once_there_is_room(tmp_path, monkeypatch):
+    store = Store(data_dir=tmp_path)
+    code, token = store.create_session()
+    q = key_question(store, code, token)
+    [a] = joined(store, code, 1)
+    connect = sessions.SQLite.connect
+    pages = store.db.run(False, lambda cur: cur.one("PRAGMA page_count")[0])
+
+    def full(self):  # the disk has room for no further page of the file
+        conn = connect(self)
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        return conn
+
+    monkeypatch.setattr(sessions.SQLite, "connect", full)
+    store.close()
+    refused = []
+    for k in range(300):  # answers fill the last pages, then ...
+        try:
+            store.answer(code, store.join(code, f"10.5.{k // 250}.{k % 250}"), q, 1)
+        except Unavailable as e:
+            refused.append(str(e))
+            break
+    assert refused == [Unavailable.MESSAGE] and "cannot save answers" in refused[0]
+    monkeypatch.setattr(sessions.SQLite, "connect", connect)
+    store.close()
+    store.answer(code, a, q, 2)  # room again: the store works
+
+
+def test_a_data_folder_that_cannot_be_written_is_a_message(tmp_path, caplog):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(Unavailable, match="cannot save answers"):
+        Store(data_dir=tmp_path / "file" / "data")  # refused for root too, unlike a chmod
+    store = Store(data_dir=tmp_path / "data")
+    store.create_session()
+    (tmp_path / "data" / SQLITE_FILE).chmod(0o444)
+    store.db.backend.connect = lambda: sqlite3.connect(f"file:{tmp_path / 'data' / SQLITE_FILE}?mode=ro", uri=True,
+                                                       isolation_level=None)  # read-only, for root too
+    store.close()
+    with pytest.raises(Unavailable):
+        store.create_session()
+    assert store.health() == "down"
+    assert all(len(r.getMessage()) < 300 for r in caplog.records)
+
+
+@pytest.mark.server
+def test_postgresql_stopped_is_a_message_and_a_restart_loses_no_acknowledged_answer(pg_server):
+    """pg_ctl restart -m fast drops every connection: each thread's next transaction retries once on a new
+    one, so no answer fails; with the server down, each fails with a message and none is acknowledged."""
+    with psycopg.connect(pg_server, autocommit=True) as conn:
+        conn.execute("CREATE DATABASE restarts")
+    url = pg_server.rsplit("/", 1)[0] + "/restarts"
+    store = Store(url)
+    code, token = store.create_session()
+    q = key_question(store, code, token)
+    ids = [store.join(code, f"10.6.0.{k}") for k in range(80)]
+    acknowledged, failures = {}, []
+
+    def answer(group, value):
+        for s in group:
+            try:
+                store.answer(code, s, q, value)
+                acknowledged[s] = value
+            except Exception as e:  # noqa: BLE001 (each failure is recorded and checked below)
+                failures.append(e)
+
+    with ThreadPoolExecutor(4) as threads:  # as a gunicorn worker's threads: each keeps its connection
+        def in_threads(group, value):
+            for done in [threads.submit(answer, group[i::4], value) for i in range(4)]:
+                done.result(60)
+
+        in_threads(ids[:40], 1)
+        pg_ctl(url, "restart")
+        in_threads(ids[40:], 2)  # every thread's connection was dropped
+        assert failures == [] and len(acknowledged) == 80
+        pg_ctl(url, "stop")
+        try:
+            in_threads(ids[:8], 3)
+            assert store.health() == "down"
+            assert len(failures) == 8 and all(type(e) is Unavailable for e in failures)
+        finally:
+            pg_ctl(url, "start")
+    assert store.health() == "ok"
+    assert {s: store.student_view(code, s)["answers"][1] for s in ids} == acknowledged  # none lost, none changed

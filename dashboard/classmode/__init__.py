@@ -1,6 +1,7 @@
-"""Class mode, its own app on the explorer's server under /class: the lecturer's page (lecturer.py) and the
-students' (student.py), the questions with their truth from the core (questions.py), the store of sessions
-and answers (store/) and the join link's QR code (qr.py). It mounts nothing of the explorer.
+"""Class mode, its own app on the explorer's server under /class: the start page (start.py), the lecturer's
+page (form.py, lecturer.py, plan.py) and the students' (student.py), the questions with their truth from the
+core (templates.py), the reveal (results.py, pictures.py), the store of sessions and answers (store/) and the
+join link's QR code (qr.py). It mounts nothing of the explorer.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ from dash import Input, Output, State, dcc, html
 
 from .. import prefs
 from ..wiring import Callbacks
-from . import lecturer, student
+from . import form, ids, lecturer, plan, start, student  # noqa: F401 (each records its callbacks)
 from .wiring import CALLBACKS
 
-PATH = lecturer.PATH
+PATH = ids.PATH
 LECTURE = "lecture"  # lecture mode here too: larger text on the projector
 EXPLORER_LINK = "explorer-link"
 # The header's callbacks (window.dash_clientside.header, assets/header.js): the theme and lecture mode start as
@@ -44,10 +45,11 @@ def header() -> dbc.Navbar:
 
 def layout() -> html.Div:
     return html.Div([
-        dcc.Location(id=lecturer.URL, refresh="callback-nav"),
-        dcc.Store(id=lecturer.PAGE),
+        dcc.Location(id=ids.URL, refresh="callback-nav"),
+        dcc.Store(id=ids.PAGE),
+        dcc.Store(id=ids.CONTROL, storage_type="session"),
         header(),
-        html.Main([lecturer.layout(), student.layout()], className="container-xxl py-3"),
+        html.Main([start.layout(), form.layout(), student.layout()], className="container-xxl py-3"),
     ])
 
 
@@ -56,3 +58,13 @@ def build(app) -> None:
     app.layout = layout()
     CALLBACKS.wire(app)
     HEADER_CALLBACKS.wire(app)
+
+
+def health() -> str:
+    """The store's state for /healthz: 'ok', or 'down' when it cannot be reached or cannot write."""
+    from .store import StoreError
+
+    try:
+        return ids.store().health()
+    except StoreError:
+        return "down"

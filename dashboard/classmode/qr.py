@@ -6,9 +6,18 @@ the result is an SVG data: URI for an <img>, which the Content-Security-Policy a
 
 from __future__ import annotations
 
+import re
+
 import segno
 
 MAX_URL = 200
+# The page's own origin, as the browser reports it: http(s), a host name or address, a port.
+ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]{2,45}\]|[A-Za-z0-9.-]{1,100})(:[0-9]{1,5})?")
+
+
+def origin_ok(origin) -> bool:
+    """Whether a page's reported origin is one (the join link and its QR code are built on it)."""
+    return isinstance(origin, str) and ORIGIN.fullmatch(origin) is not None
 
 
 def join_qr(url: str) -> str:

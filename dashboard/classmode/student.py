@@ -1,9 +1,11 @@
-"""Class mode, a student's page (/class/CODE): the lecturer's current question with its example, an answer
-by a tap (a token, a head, no or yes) or a slider, and after the reveal the student's answer against the truth.
+"""Class mode, a student's page (/class/CODE): the lecturer's current question with its example, an answer by
+a tap (a token, a head, no or yes, down/stay/up) or a slider, in vote 1 and again in vote 2 after the
+discussion, and after the reveal the student's answers against the truth.
 
-No name, no account: the browser keeps a random id in its localStorage. The page polls the store every
-POLL_MS; a poll that finds nothing new gets no update (HTTP 204), so a class of 200 polls cheaply.
-The store never hands a student the truth, or anyone's answer but their own, before the reveal.
+No name, no account: on joining, the server issues the browser an id for this session (Store.join), which it
+keeps in its localStorage; an id the server did not issue answers nothing. The page polls the store every
+POLL_MS; a poll that finds nothing new gets no update (HTTP 204), so a class of 200 polls cheaply. The store
+never hands a student the truth, or anyone's answer but their own, before the reveal.
 """
 
 from __future__ import annotations
@@ -12,51 +14,46 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..server import client_address
-from .lecturer import PAGE, POLL_MS, STUDENT, store
-from .questions import option_label, question_example
-from .store import RateLimiter, StoreError
+from . import ids
+from .pictures import question_example
+from .store import NotFound, StoreError, schema
+from .templates import option_label
 from .wiring import callback, clientside_callback
 
-STUDENT_ID = "class-student-id"  # localStorage: this browser's anonymous id
-SEEN = "class-student-seen"  # [question id, revealed, own answer] as last shown: a poll with the same gets no update
-ASKED = "class-student-question"  # {id, kind, view} of the question shown
-S_POLL = "class-student-poll"
-S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
-    "class-student-status", "class-student-prompt", "class-student-figure", "class-student-result",
-    "class-student-feedback")
-CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
-    "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
-# Answers per browser id, and per address (a classroom behind one NAT address shares that one; behind
-# deploy/nginx.conf, the address nginx names).
-PER_STUDENT = RateLimiter(rate=1.0, burst=5)
-PER_ADDRESS = RateLimiter(rate=100.0, burst=400)
-MAX_ID = 64
+WAITING = "Waiting for the lecturer's question …"
+STATUS = {"vote1": "Question {number} · vote 1: answer on your own, until the lecturer closes the vote.",
+          "discuss": "Question {number}: discuss your answer with your neighbour. The second vote opens soon.",
+          "vote2": "Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it.",
+          "revealed": "Question {number}: revealed. Answers are closed.",
+          "closed": "Question {number} is closed: wait for the next one."}
 
 
 def layout() -> html.Div:
     return html.Div([
         html.H2("Class question", className="h4"),
-        html.P("Waiting for the lecturer's question …", id=S_STATUS, role="status"),
-        html.H3(id=S_PROMPT, className="h5"),
+        html.P(WAITING, id=ids.S_STATUS, role="status"),
+        html.H3(id=ids.S_PROMPT, className="h5"),
+        html.P(id=ids.S_CLOCK_TEXT, className="class-clock", role="timer"),  # not read out every second
         html.Fieldset([html.Legend("Your answer", className="small mb-1"),
-                       dbc.RadioItems(id=CHOICES, options=[], value=None, inline=True, className="flex-wrap",
+                       dbc.RadioItems(id=ids.CHOICES, options=[], value=None, inline=True, className="flex-wrap",
                                       inputClassName="btn-check", labelClassName="btn btn-outline-primary class-choice",
                                       labelCheckedClassName="active")],
-                      id=CHOICES_BOX, hidden=True, className="mb-2"),
-        html.Div([dbc.Label("Your answer, 0 to 1", html_for=SLIDER, className="small mb-0"),
-                  dcc.Slider(id=SLIDER, min=0, max=1, step=0.01, value=0.5, marks={0: "0", 0.5: "0.5", 1: "1"},
+                      id=ids.CHOICES_BOX, hidden=True, className="mb-2"),
+        html.Div([dbc.Label("Your answer, 0 to 1", html_for=ids.SLIDER, className="small mb-0"),
+                  dcc.Slider(id=ids.SLIDER, min=0, max=1, step=0.005, value=0.5, marks={0: "0", 0.5: "0.5", 1: "1"},
                              tooltip={"placement": "bottom", "always_visible": True}),
-                  dbc.Button("send", id=SEND, color="primary", className="mt-3")],
-                 id=AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
-        html.P(id=S_FEEDBACK, className="small", role="status"),
-        html.P(id=S_RESULT, className="class-result", **{"aria-live": "polite"}),
-        html.Div(id=S_FIGURE, className="class-figure"),
-        dcc.Store(id=STUDENT_ID, storage_type="local"),
-        dcc.Store(id=SEEN),
-        dcc.Store(id=ASKED),
-        dcc.Interval(id=S_POLL, interval=POLL_MS, disabled=True),
-    ], id=STUDENT, hidden=True, className="class-student")
+                  dbc.Button("send", id=ids.SEND, color="primary", className="mt-3")],
+                 id=ids.AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
+        html.P(id=ids.S_FEEDBACK, className="small", role="status"),
+        html.P(id=ids.S_RESULT, className="class-result", **{"aria-live": "polite"}),
+        html.Div(id=ids.S_FIGURE, className="class-figure"),
+        dcc.Store(id=ids.STUDENT_ID, storage_type="local"),
+        dcc.Store(id=ids.SEEN),
+        dcc.Store(id=ids.ASKED),
+        dcc.Store(id=ids.S_CLOCK),
+        dcc.Interval(id=ids.S_POLL, interval=ids.POLL_MS, disabled=True),
+        dcc.Interval(id=ids.S_TICK, interval=1000, disabled=True),
+    ], id=ids.STUDENT, hidden=True, className="class-student")
 
 
 def student_code(page) -> str:
@@ -65,63 +62,121 @@ def student_code(page) -> str:
     return page.get("code")
 
 
-@callback(Output(SEEN, "data"), Output(ASKED, "data"), Output(S_STATUS, "children"), Output(S_PROMPT, "children"),
-          Output(S_FIGURE, "children"), Output(CHOICES, "options"), Output(CHOICES, "value"),
-          Output(CHOICES_BOX, "hidden"), Output(AMOUNT_BOX, "hidden"), Output(S_RESULT, "children"),
-          Output(S_FEEDBACK, "children"), Input(S_POLL, "n_intervals"), Input(STUDENT_ID, "data"), Input(PAGE, "data"),
-          State(SEEN, "data"))
-def poll(polls, student, page, seen):
+def own_id(stored, code) -> str | None:
+    """The id the server issued this browser for this session, as the browser keeps it."""
+    if isinstance(stored, dict) and stored.get("code") == code and isinstance(stored.get("id"), str):
+        return stored["id"]
+    return None
+
+
+@callback(Output(ids.STUDENT_ID, "data"), Output(ids.S_STATUS, "children", allow_duplicate=True),
+          Input(ids.PAGE, "data"), State(ids.STUDENT_ID, "data"), prevent_initial_call="initial_duplicate")
+def join(page, stored):
+    """Join the session: keep the id this browser has for it, else ask the server for one. Joins are limited
+    per address (a class behind one school address fits; a guesser of codes gets a few a second)."""
+    code = student_code(page)
+    student = own_id(stored, code)
+    try:
+        try:
+            known = student is not None and ids.store().member(code, student)
+        except NotFound:  # answered only once the limit below has counted this try
+            known = False
+        if known:
+            raise PreventUpdate
+        ids.JOINS.check(ids.address())
+        student = ids.store().join(code, ids.address())
+    except StoreError as e:
+        return no_update, str(e)
+    return {"code": code, "id": student}, no_update
+
+
+def words(q: dict, k) -> str:
+    return option_label(q["template"], k)
+
+
+def result_text(q: dict, answers: dict) -> str:
+    first, second = answers.get(1), answers.get(2)
+    phase = q["phase"]
+    if phase == "revealed":
+        mine = [words(q, a) for a in (first, second) if a is not None]
+        own = "You did not answer." if not mine else f"You answered {' then '.join(mine)}."
+        truth = f"The answer: {words(q, q['truth'])}"
+        if q["kind"] == "amount":
+            truth += f" (within ±{q['tolerance']:g} counts)"
+        elif len(q["accepted"]) > 1:
+            truth += f" ({', '.join(words(q, a) for a in q['accepted'])} count)"
+        last = second if second is not None else first
+        return f"{own} {truth}." + (" Well predicted!" if schema.right(q, last) else "")
+    if phase == "vote2":
+        text = "" if first is None else f"Your first vote: {words(q, first)}. "
+        return text + ("" if second is None else f"Your second vote so far: {words(q, second)}. You can change it.")
+    if first is None:
+        return ""
+    return f"Your first vote: {words(q, first)}." if phase != "vote1" else \
+        f"Your answer so far: {words(q, first)}. You can change it until the vote closes."
+
+
+@callback(Output(ids.SEEN, "data"), Output(ids.ASKED, "data"), Output(ids.S_STATUS, "children"),
+          Output(ids.S_PROMPT, "children"), Output(ids.S_FIGURE, "children"), Output(ids.CHOICES, "options"),
+          Output(ids.CHOICES, "value"), Output(ids.CHOICES_BOX, "hidden"), Output(ids.AMOUNT_BOX, "hidden"),
+          Output(ids.S_RESULT, "children"), Output(ids.S_FEEDBACK, "children"), Output(ids.S_CLOCK, "data"),
+          Input(ids.S_POLL, "n_intervals"), Input(ids.STUDENT_ID, "data"), Input(ids.PAGE, "data"),
+          State(ids.SEEN, "data"))
+def poll(polls, stored, page, seen):
     """The current question as this student may see it; no update when nothing changed since the last poll."""
     code = student_code(page)
+    student = own_id(stored, code)
+    if student is None:
+        raise PreventUpdate  # the page is joining
     try:
-        q = store().student_view(code, student)
+        q = ids.store().student_view(code, student)
     except StoreError as e:
         if seen == ["error", str(e)]:
             raise PreventUpdate from None
-        return ["error", str(e)], None, str(e), "", no_update, [], None, True, True, "", ""
+        return ["error", str(e)], None, str(e), "", "", [], None, True, True, "", "", None
     if q is None:
         if seen == ["waiting"]:
             raise PreventUpdate
-        waiting = "Waiting for the lecturer's question …"
-        return ["waiting"], None, waiting, "", no_update, [], None, True, True, "", ""
-    state = [q["id"], q["revealed"], q["answer"]]
+        return ["waiting"], None, WAITING, "", no_update, [], None, True, True, "", "", None
+    answers = [q["answers"].get(1), q["answers"].get(2)]
+    state = [q["id"], q["phase"], answers, q["deadline"]]
     if state == seen:
         raise PreventUpdate
-    new = not (isinstance(seen, list) and seen[:1] == [q["id"]])
-    label = (lambda k: option_label(q["view"], q["kind"], k))
-    if q["revealed"]:
-        own = "You did not answer." if q["answer"] is None else f"Your answer: {label(q['answer'])}."
-        right = q["answer"] is not None and (q["answer"] == q["truth"] if q["kind"] != "amount"
-                                              else abs(q["answer"] - q["truth"]) <= 0.05)
-        result = f"{own} The answer: {label(q['truth'])}." + (" Well predicted!" if right else "")
-        status = "Revealed: answers are closed."
-    else:
-        result = "" if q["answer"] is None else f"Your answer so far: {label(q['answer'])}. You can change it."
-        status = f"Question {q['number']}: answer until the lecturer reveals."
-    options = no_update if not new else [] if q["kind"] == "amount" else \
-        [{"label": label(k), "value": k} for k in range(q["n"])]
-    return (state, {"id": q["id"], "kind": q["kind"], "view": q["view"]}, status, q["prompt"],
-            question_example(q["view"], q["seed"]) if new else no_update, options, None if new else no_update,
-            q["revealed"] or q["kind"] == "amount", q["revealed"] or q["kind"] != "amount", result,
-            "" if new or q["revealed"] else no_update)
+    new_question = not (isinstance(seen, list) and seen[:1] == [q["id"]])
+    new_round = new_question or not (isinstance(seen, list) and seen[1:2] == [q["phase"]])
+    voting = q["phase"] in ("vote1", "vote2")
+    options = [] if q["kind"] == "amount" else [{"label": words(q, k), "value": k} for k in range(q["n"])]
+    timer = None if q["remaining"] is None else {"key": f"{q['id']}-{q['phase']}", "remaining": q["remaining"]}
+    return (state, {"id": q["id"], "template": q["template"]}, STATUS[q["phase"]].format(number=q["number"]),
+            q["prompt"], question_example(q) if new_question else no_update,
+            options if new_round else no_update, None if new_round else no_update,
+            not voting or q["kind"] == "amount", not voting or q["kind"] != "amount", result_text(q, q["answers"]),
+            "" if new_round else no_update, timer)
 
 
-@callback(Output(S_FEEDBACK, "children", allow_duplicate=True), Input(CHOICES, "value"), Input(SEND, "n_clicks"), State(SLIDER, "value"),
-          State(ASKED, "data"), State(STUDENT_ID, "data"), State(PAGE, "data"), prevent_initial_call=True)
-def answer(choice, sends, amount, asked, student, page):
-    """Record or change this student's answer; every value is checked by the store against the question."""
+SENT = "Vote {round} sent. You can change it until the vote closes."
+
+
+@callback(Output(ids.S_FEEDBACK, "children", allow_duplicate=True), Input(ids.CHOICES, "value"),
+          Input(ids.SEND, "n_clicks"), State(ids.SLIDER, "value"), State(ids.ASKED, "data"),
+          State(ids.STUDENT_ID, "data"), State(ids.PAGE, "data"), prevent_initial_call=True)
+def answer(choice, sends, amount, asked, stored, page):
+    """Record or change this student's answer in the open vote; the store checks every value against the
+    question, and that the server issued this id for this session."""
     code = student_code(page)
-    value = amount if ctx.triggered_id == SEND else choice
-    if value is None or not isinstance(asked, dict):  # a new question clears the choice
+    value = amount if ctx.triggered_id == ids.SEND else choice
+    if value is None or not isinstance(asked, dict):  # a new round clears the choice
         raise PreventUpdate
+    student = own_id(stored, code)
     try:
-        PER_STUDENT.check(student[:MAX_ID] if isinstance(student, str) else "")
-        PER_ADDRESS.check(client_address()[:MAX_ID])
-        store().answer(code, student, asked.get("id"), value)
+        ids.PER_STUDENT.check(student[:ids.MAX_KEY] if student else "")
+        voted = ids.store().answer(code, student, asked.get("id"), value)
     except StoreError as e:
         return str(e)
-    return "Answer sent. You can change it until the reveal."
+    return SENT.format(round=voted)
 
 
-clientside_callback("studentId", Output(STUDENT_ID, "data"), Input(PAGE, "data"), State(STUDENT_ID, "data"))
-clientside_callback("studentPoll", Output(S_POLL, "disabled"), Input(PAGE, "data"))
+clientside_callback("studentPoll", Output(ids.S_POLL, "disabled"), Input(ids.PAGE, "data"))
+clientside_callback("clockRuns", Output(ids.S_TICK, "disabled"), Input(ids.S_CLOCK, "data"))
+clientside_callback("clockText", Output(ids.S_CLOCK_TEXT, "children"), Input(ids.S_TICK, "n_intervals"),
+                    Input(ids.S_CLOCK, "data"))

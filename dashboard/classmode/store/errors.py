@@ -23,11 +23,21 @@ class Invalid(StoreError):
 
 
 class Closed(StoreError):
-    """The question is revealed (no more answers) or not yet (no results)."""
+    """The question takes no answers now (discussion, time up, revealed), or shows no results yet."""
 
 
 class Full(StoreError):
     pass
+
+
+class Unavailable(StoreError):
+    """The database cannot be reached or cannot write (full disk, read-only folder, server down)."""
+
+    MESSAGE = ("The class server cannot save answers right now (its database is not answering). "
+               "Nothing was saved: try again in a moment.")
+
+    def __init__(self, message: str = MESSAGE):
+        super().__init__(message)
 
 
 class RateLimited(StoreError, ratelimit.RateLimited):
@@ -35,6 +45,14 @@ class RateLimited(StoreError, ratelimit.RateLimited):
 
 
 class RateLimiter(ratelimit.RateLimiter):
-    """Class mode's limits on answers and new sessions: the views catch StoreError, so a refusal is one."""
+    """Class mode's limits on answers and joins: the views catch StoreError, so a refusal is one."""
 
     error = RateLimited
+
+
+class JoinsLimited(RateLimited):
+    message = "Too many students joined from this address just now: wait a moment and reload the page."
+
+
+class JoinLimiter(RateLimiter):
+    error = JoinsLimited

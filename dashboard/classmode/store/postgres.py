@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+CONNECT_TIMEOUT = 5  # seconds: a server that does not answer is reported, not waited for
+
 
 class Postgres:
     # PostgreSQL's own placeholders, through psycopg's raw cursor: psycopg reads nothing in the query,
@@ -17,9 +19,16 @@ class Postgres:
         import psycopg  # only needed with DATABASE_URL
 
         self.psycopg, self.url = psycopg, url
+        self.errors = (psycopg.Error, OSError)
 
     def connect(self):
-        return self.psycopg.connect(self.url, autocommit=True, cursor_factory=self.psycopg.RawCursor)
+        return self.psycopg.connect(self.url, autocommit=True, cursor_factory=self.psycopg.RawCursor,
+                                    connect_timeout=CONNECT_TIMEOUT)
+
+    def retryable(self, error: Exception) -> bool:
+        """A connection the server dropped (a restart, a failover): a new one may well work. Nothing of the
+        transaction was committed, unless the connection died between COMMIT and its reply."""
+        return isinstance(error, self.psycopg.OperationalError)
 
     @contextmanager
     def transaction(self, conn, write: bool):
@@ -28,4 +37,5 @@ class Postgres:
 
     def size(self, conn) -> int:
         return conn.execute("SELECT pg_total_relation_size('class_sessions') + pg_total_relation_size("
-                            "'class_questions') + pg_total_relation_size('class_answers')").fetchone()[0]
+                            "'class_questions') + pg_total_relation_size('class_answers')"
+                            " + pg_total_relation_size('class_students')").fetchone()[0]

@@ -1,6 +1,9 @@
-"""The store's tables, the formats of its codes, ids and tokens, and the checks of what clients send.
+"""The store's tables, the exact formats of its codes, ids and tokens, and the checks of what clients send.
 
-A check returns the value as stored or raises a StoreError whose message is fit to show the user.
+Every string a client sends (join code, control token, student id, question id) is matched here against its
+exact format, ASCII only, before it is hashed or reaches a query: a lone surrogate, a NUL or a megabyte is
+refused like any other wrong value. A check returns the value as stored or raises a StoreError whose message
+is fit to show the user.
 """
 
 from __future__ import annotations
@@ -9,91 +12,147 @@ import hashlib
 import numbers
 import re
 
-from ...attention import HEAD_CHOICES, N_TOKENS, check_int
-from .errors import Invalid, NotFound
+from ... import limits
+from ...attention import HEAD_CHOICES, check_int
+from .errors import Forbidden, Invalid, NotFound
 
+VERSION = 2  # a store made by another version is dropped and made again (sessions last hours, not releases)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
 CODE_LENGTH = 6
-TOKEN_BYTES = 32
-MAX_TOKEN = 100  # characters of a control token worth hashing
-STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")  # the browser's random id
-MAX_QUESTION_ID = 32
+TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
+CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
+STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{16}")
+MAX_TYPED_CODE = 16  # a typed code may carry spaces around it
+NO_SESSION = "There is no session with this code: it may have ended."
+NO_CONTROL = "This control link does not run this session."
 NO_QUESTION = "There is no such question in this session."
-VIEW_NAME = re.compile(r"[a-z_]{1,32}")
-KINDS = ("key", "amount", "head")  # which key (0..n-1), how much (0..1), which head or yes/no (0..n-1)
-MAX_OPTIONS = 64
-MAX_PROMPT = 200
+
+# What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
+# its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
+TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "role": "choice",
+             "floor": "choice"}
+PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
+OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
+NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
+TIMERS = (0, 30, 45, 60, 90, 120, 180, 300)  # seconds a round stays open; 0: until the lecturer moves on
+MAX_OPTIONS = limits.MAX_TOKENS  # a key of the largest example
+MAX_PROMPT = 300
 MAX_SEED = 2**31 - 1
 
 # The schema, for both databases (SQLite takes PostgreSQL's type names). Times are Unix seconds.
+TABLES = ("class_answers", "class_questions", "class_students", "class_sessions", "class_schema")
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS class_schema (
+    version INTEGER NOT NULL,
+    checked DOUBLE PRECISION NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS class_sessions (
     code TEXT PRIMARY KEY,
     token_hash TEXT NOT NULL,
+    owner TEXT NOT NULL,
     created DOUBLE PRECISION NOT NULL,
     expires DOUBLE PRECISION NOT NULL,
+    active DOUBLE PRECISION NOT NULL,
     questions INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX IF NOT EXISTS class_sessions_expires ON class_sessions (expires);
+CREATE INDEX IF NOT EXISTS class_sessions_owner ON class_sessions (owner);
+CREATE TABLE IF NOT EXISTS class_students (
+    session TEXT NOT NULL REFERENCES class_sessions (code) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    joined DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (session, id)
+);
+CREATE INDEX IF NOT EXISTS class_students_owner ON class_students (session, owner);
 CREATE TABLE IF NOT EXISTS class_questions (
     id TEXT PRIMARY KEY,
     session TEXT NOT NULL REFERENCES class_sessions (code) ON DELETE CASCADE,
     number INTEGER NOT NULL,
+    template TEXT NOT NULL,
     kind TEXT NOT NULL,
     prompt TEXT NOT NULL,
     n INTEGER,
     truth DOUBLE PRECISION NOT NULL,
-    view TEXT NOT NULL,
+    accepted TEXT,
+    tolerance DOUBLE PRECISION,
+    lo DOUBLE PRECISION,
+    hi DOUBLE PRECISION,
     h INTEGER NOT NULL,
     seed INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    scale TEXT NOT NULL,
+    tau INTEGER NOT NULL,
+    weights TEXT NOT NULL,
     head_index INTEGER,
     query_index INTEGER,
     key_index INTEGER,
-    revealed BOOLEAN NOT NULL DEFAULT FALSE,
+    timer INTEGER NOT NULL,
+    phase TEXT NOT NULL,
+    rounds INTEGER NOT NULL DEFAULT 1,
+    deadline DOUBLE PRECISION,
     UNIQUE (session, number)
 );
 CREATE TABLE IF NOT EXISTS class_answers (
     question TEXT NOT NULL REFERENCES class_questions (id) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
     student TEXT NOT NULL,
     value DOUBLE PRECISION NOT NULL,
     changes INTEGER NOT NULL DEFAULT 0,
     answered DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (question, student)
+    PRIMARY KEY (question, round, student)
 )
 """
-QUESTION_COLUMNS = ("id", "number", "kind", "prompt", "n", "truth", "view", "h", "seed",
-                    "head_index", "query_index", "key_index", "revealed")
+SETTING_COLUMNS = ("h", "seed", "size", "scale", "tau", "weights", "head_index", "query_index", "key_index")
+QUESTION_COLUMNS = ("id", "number", "template", "kind", "prompt", "n", "truth", "accepted", "tolerance", "lo", "hi",
+                    *SETTING_COLUMNS, "timer", "phase", "rounds", "deadline")
+
+
+# ------------------------------------------------------------------ what clients send: exact formats
+
+
+def join_code(code) -> str:
+    """A join code as typed (any case, spaces around it) or sent, as stored: six of CODE_ALPHABET."""
+    if isinstance(code, str) and len(code) <= MAX_TYPED_CODE and code.isascii():
+        code = code.strip().upper()
+        if CODE.fullmatch(code):
+            return code
+    raise NotFound(f"A join code is {CODE_LENGTH} letters and digits, such as ABC234.")
+
+
+def control_token(token) -> str:
+    if not (isinstance(token, str) and TOKEN.fullmatch(token)):
+        raise Forbidden(NO_CONTROL)
+    return token
+
+
+def student_id(student) -> str:
+    """A student's id, as this server issued it (Store.join)."""
+    if not (isinstance(student, str) and STUDENT_ID.fullmatch(student)):
+        raise NotFound(NO_SESSION)
+    return student
+
+
+def question_id(question) -> str:
+    if not (isinstance(question, str) and QUESTION_ID.fullmatch(question)):
+        raise NotFound(NO_QUESTION)
+    return question
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 a control token is stored as; `token` has passed control_token()."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def owner(address: str) -> str:
+    """Who asks, as stored: a digest of the client's address (the address itself is kept nowhere)."""
+    return hashlib.sha256(str(address).encode("utf-8", "replace")).hexdigest()[:24]
 
 
 def invalid(message: str) -> Invalid:
     """check_int's error for a student: the rule, without the value it got (which may be a forged one)."""
     return Invalid(message.partition(", got ")[0].removesuffix(".") + ".")
-
-
-def join_code(code) -> str:
-    code = code.strip().upper() if isinstance(code, str) else ""
-    if len(code) != CODE_LENGTH or not set(code) <= set(CODE_ALPHABET):
-        raise NotFound(f"A join code is {CODE_LENGTH} letters and digits, such as ABC234.")
-    return code
-
-
-def student_id(student) -> str:
-    if not (isinstance(student, str) and STUDENT_ID.fullmatch(student)):
-        raise Invalid("This browser's answer id is not valid: reload the page.")
-    return student
-
-
-def question_id(question) -> str:
-    if not (isinstance(question, str) and len(question) <= MAX_QUESTION_ID):
-        raise NotFound(NO_QUESTION)
-    return question
-
-
-def token_hash(token) -> str | None:
-    """The SHA-256 a control token is stored as; None for what cannot be a token."""
-    if not (isinstance(token, str) and len(token) <= MAX_TOKEN):
-        return None
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def answer(kind: str, n: int | None, value, name: str = "The answer") -> float | int:
@@ -105,30 +164,78 @@ def answer(kind: str, n: int | None, value, name: str = "The answer") -> float |
     return float(value)
 
 
-def question(kind, truth, *, prompt, view, h, seed, n, head, query, key) -> dict:
-    """A question's columns from the lecturer's arguments (see Store.pose)."""
-    if kind not in KINDS:
-        raise Invalid(f"A question is one of: {', '.join(KINDS)}.")
-    if kind == "amount" and n is not None:
-        raise Invalid("A question about an amount has no options.")
-    n = None if kind == "amount" else check_int("The number of options", n, 2, MAX_OPTIONS, error=invalid)
-    truth = answer(kind, n, truth, "The true answer")
-    if not (isinstance(prompt, str) and 0 < len(prompt.strip()) <= MAX_PROMPT):
-        raise Invalid(f"The question needs a text of at most {MAX_PROMPT} characters.")
-    if not (isinstance(view, str) and VIEW_NAME.fullmatch(view)):
-        raise Invalid("Unknown view.")
-    h = check_int("h", h, 1, max(HEAD_CHOICES), error=invalid)
-    if h not in HEAD_CHOICES:
-        raise Invalid(f"h must be one of {', '.join(map(str, HEAD_CHOICES))}.")
-    if (kind == "key" and key is not None) or (kind == "head" and head is not None):
+# ------------------------------------------------------------------ what the lecturer's page poses
+
+
+def _text(value, name: str, longest: int) -> str:
+    if not (isinstance(value, str) and 0 < len(value.strip()) <= longest and value.isprintable()):
+        raise Invalid(f"{name} needs a text of at most {longest} printable characters.")
+    return value.strip()
+
+
+def _number(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
+        raise Invalid(f"{name} must be a number from 0 to 1.")
+    return float(value)
+
+
+def _member(value, allowed, name: str):
+    if not any(type(value) is type(a) and value == a for a in allowed):
+        raise Invalid(f"{name} must be one of {', '.join(map(str, allowed))}.")
+    return value
+
+
+def options(text: str | None) -> list[int]:
+    """The accepted options as stored: '2 4' -> [2, 4]."""
+    return [int(k) for k in text.split()] if text else []
+
+
+def question(q: dict) -> dict:
+    """A question's columns (see Store.pose), checked: what the truth needs, and the whole setting."""
+    q = dict(q)
+    template = _member(q.pop("template", None), tuple(TEMPLATES), "A question's template")
+    kind = TEMPLATES[template]
+    h = _member(q.pop("h", None), HEAD_CHOICES, "h")
+    size = check_int("Tokens per cluster", q.pop("size", limits.DEFAULT_SIZE), limits.SIZES[0], limits.SIZES[-1],
+                     error=invalid)
+    n_tokens = 3 * size
+    out = dict(template=template, kind=kind, prompt=_text(q.pop("prompt", None), "The question", MAX_PROMPT), h=h,
+               seed=check_int("The seed", q.pop("seed", None), 0, MAX_SEED, error=invalid), size=size,
+               scale=_member(q.pop("scale", limits.DEFAULT_SCALE), tuple(limits.SCALES), "The scale"),
+               tau=check_int("τ", q.pop("tau", limits.DEFAULT_TAU_STEP), limits.TAU_STEPS[0], limits.TAU_STEPS[-1],
+                             error=invalid),
+               weights=_member(q.pop("weights", limits.DEFAULT_WEIGHTS), tuple(limits.WEIGHTS), "The weights"),
+               timer=_member(q.pop("timer", 0), TIMERS, "The timer"))
+    for name, count in (("head", h), ("query", n_tokens), ("key", n_tokens)):
+        value = q.pop(name, None)
+        out[f"{name}_index"] = None if value is None else check_int(f"The {name}", value, 0, count - 1, error=invalid)
+    if (template == "key" and out["key_index"] is not None) or (template in ("sharpest", "role")
+                                                                 and out["head_index"] is not None):
         raise Invalid("A question cannot name its own answer: students would see it.")
-
-    def index(name, value, count):
-        return None if value is None else check_int(name, value, 0, count - 1, error=invalid)
-
-    return dict(kind=kind, prompt=prompt.strip(), n=n, truth=truth, view=view, h=h,
-                seed=check_int("The seed", seed, 0, MAX_SEED, error=invalid), head_index=index("The head", head, h),
-                query_index=index("The query", query, N_TOKENS), key_index=index("The key", key, N_TOKENS))
+    if kind == "amount":
+        if q.pop("n", None) is not None or q.pop("accepted", None):
+            raise Invalid("A question about an amount has no options.")
+        truth = answer(kind, None, q.pop("truth", None), "The true answer")
+        lo, hi = _number(q.pop("lo", None), "The lowest value"), _number(q.pop("hi", None), "The highest value")
+        tolerance = _number(q.pop("tolerance", None), "The tolerance")
+        if not (lo <= truth <= hi and tolerance > 0):
+            raise Invalid("The true answer must lie in the range shown, with a tolerance above 0.")
+        out.update(n=None, truth=truth, accepted=None, tolerance=tolerance, lo=lo, hi=hi)
+    else:
+        n = check_int("The number of options", q.pop("n", None), 2, MAX_OPTIONS, error=invalid)
+        truth = answer(kind, n, q.pop("truth", None), "The true answer")
+        accepted = q.pop("accepted", None) or [truth]
+        if not (isinstance(accepted, (list, tuple)) and len(accepted) <= MAX_OPTIONS):
+            raise Invalid("The accepted answers are a list of options.")
+        accepted = sorted(answer(kind, n, a, "An accepted answer") for a in accepted)
+        if not len(set(accepted)) == len(accepted) < n:
+            raise Invalid("The accepted answers must be distinct options, and not all of them.")
+        if truth not in accepted:
+            raise Invalid("The true answer must be one of the accepted answers.")
+        out.update(n=n, truth=truth, accepted=" ".join(map(str, accepted)), tolerance=None, lo=None, hi=None)
+    if q.pop("tolerance", None) is not None or q.pop("lo", None) is not None or q.pop("hi", None) is not None or q:
+        raise Invalid(f"A question has no {', '.join(sorted(q)) or 'tolerance or range'} here.")
+    return out
 
 
 def stored(kind: str, value) -> float | int:
@@ -139,6 +246,15 @@ def stored(kind: str, value) -> float | int:
 def question_row(row) -> dict:
     """A question as a dict, from a row of QUESTION_COLUMNS."""
     q = dict(zip(QUESTION_COLUMNS, row))
-    q["revealed"] = bool(q["revealed"])
     q["truth"] = stored(q["kind"], q["truth"])
+    q["accepted"] = options(q["accepted"])
     return q
+
+
+def right(q: dict, value) -> bool:
+    """Whether an answer counts as right: an accepted option, or an amount within the tolerance."""
+    if value is None:
+        return False
+    if q["kind"] == "amount":
+        return abs(value - q["truth"]) <= q["tolerance"] + 1e-9
+    return value in q["accepted"]

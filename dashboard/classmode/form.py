@@ -1,0 +1,123 @@
+"""The lecturer's page: the join box for the projector, the question form, peer instruction's buttons, the
+lecture plan, and the stage the projector shows (the question, its phase, the head count, the reveal)."""
+
+from __future__ import annotations
+
+import dash_bootstrap_components as dbc
+from dash import dcc, html
+
+from .. import limits
+from ..attention import HEAD_CHOICES
+from . import ids
+from .templates import TEMPLATES, TIMERS
+
+TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
+MAX_PLAN_BYTES = 48 * 1024  # a lecture file, as the browser uploads it (base64): within the server's body limit
+
+
+def field(label: str, component) -> html.Div:
+    return html.Div([dbc.Label(label, html_for=component.id, className="small mb-0"), component])
+
+
+def number(component_id: str, lo: int, hi: int, value: int) -> dbc.Input:
+    return dbc.Input(id=component_id, type="number", min=lo, max=hi, step=1, value=value, size="sm",
+                     className="cell-input")
+
+
+def select(component_id: str, options: dict, value) -> dbc.Select:
+    """A native select; its values travel as strings, and the server parses them (lecturer.form_values)."""
+    return dbc.Select(id=component_id, options=[{"label": v, "value": str(k)} for k, v in options.items()],
+                      value=str(value), size="sm")
+
+
+def radios(component_id: str, options: dict, value, legend: str) -> html.Fieldset:
+    return html.Fieldset([html.Legend(legend, className="small mb-0"),
+                          dbc.RadioItems(id=component_id,
+                                         options=[{"label": v, "value": k} for k, v in options.items()],
+                                         value=value, inline=True, className="btn-group", inputClassName="btn-check",
+                                         labelClassName="btn btn-sm btn-outline-primary",
+                                         labelCheckedClassName="active")])
+
+
+def join_box() -> html.Div:
+    return html.Div([
+        html.P("Join at", className="mb-0"),
+        html.P(id=ids.JOIN_LINK, className="join-link mb-1"),
+        html.P(["code ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
+        html.Img(id=ids.QR, alt="QR code of the join link", className="qr"),
+        html.Details([html.Summary("control link (private: it runs this session)"),
+                      dbc.Label("control link", html_for=ids.CONTROL_LINK, className="visually-hidden"),
+                      dbc.Input(id=ids.CONTROL_LINK, readonly=True, size="sm"),
+                      dbc.Button("copy", id=ids.COPY_CONTROL, size="sm", color="secondary", outline=True,
+                                 className="mt-1"),
+                      html.Span(id=ids.COPY_STATUS, className="small ms-2", role="status")],
+                     className="small mt-2"),
+    ], className="class-join")
+
+
+def question_form() -> html.Div:
+    first = limits.TRAINING_SEEDS[0]
+    tau = {k: f"τ = {10 ** (k / 10):.1f}".replace(".0", "") for k in TAU_CHOICES}
+    return html.Div([
+        radios(ids.TEMPLATE, TEMPLATES, "key", "question"),
+        html.Div([
+            radios(ids.WEIGHTS, {"trained": "trained", "random": "random"}, "trained", "weights"),
+            radios(ids.HEADS, {h: str(h) for h in HEAD_CHOICES}, limits.DEFAULT_HEADS, "heads h"),
+            field("example seed", number(ids.SEED, limits.SEEDS[0], limits.SEEDS[-1], limits.DEFAULT_SEED)),
+            field("tokens per cluster", number(ids.SIZE, limits.SIZES[0], limits.SIZES[-1], limits.DEFAULT_SIZE)),
+            field("scale", select(ids.SCALE, limits.SCALES, limits.DEFAULT_SCALE)),
+            field("temperature", select(ids.TAU, tau, limits.DEFAULT_TAU_STEP)),
+        ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
+        html.Div([
+            field("head i", number(ids.HEAD, 1, max(HEAD_CHOICES), 1)),
+            field("query r", number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 0)),
+            field("key j (how much?)", number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
+            field("training seed (learning lab)", number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
+            field("timer per vote", select(ids.TIMER, TIMERS, 0)),
+        ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
+        html.Div([dbc.Button("pose question", id=ids.POSE, color="primary"),
+                  dbc.Button("discuss", id=ids.DISCUSS, color="primary", outline=True, disabled=True,
+                             title="close vote 1: the class discusses with their neighbours"),
+                  dbc.Button("vote again", id=ids.VOTE2, color="primary", outline=True, disabled=True,
+                             title="open vote 2"),
+                  dbc.Button("reveal", id=ids.REVEAL, color="success", disabled=True,
+                             title="show both votes beside the truth (the second vote is optional)")],
+                 className="d-flex flex-wrap gap-2 mb-2", role="group", **{"aria-label": "peer instruction"}),
+        html.Div([dbc.Button("export CSV", id=ids.EXPORT, color="secondary", outline=True, size="sm"),
+                  dbc.Button("save lecture plan", id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),
+                  html.Label(dcc.Upload(html.Span("load lecture plan", className="btn btn-sm btn-outline-secondary"),
+                                        id=ids.LOAD_PLAN, accept=".json,application/json", max_size=MAX_PLAN_BYTES),
+                             className="mb-0"),  # the label names the upload's file input
+                  dbc.Button("pose next from plan", id=ids.PLAN_NEXT, color="secondary", outline=True, size="sm",
+                             disabled=True),
+                  dcc.ConfirmDialogProvider(dbc.Button("end session", color="danger", outline=True, size="sm"),
+                                            id=ids.END,
+                                            message="End this session? Its questions and answers are deleted.")],
+                 className="d-flex flex-wrap gap-2 align-items-center"),
+        html.P(id=ids.PLAN_TEXT, className="small mt-1 mb-0"),
+        html.P(id=ids.STATUS, className="small mt-2 mb-0", role="status"),
+    ], className="class-form")
+
+
+def layout() -> html.Div:
+    stage = html.Div([
+        html.H3(id=ids.PROMPT, className="h4"),
+        html.P(id=ids.PHASE, className="class-phase", **{"aria-live": "polite"}),
+        html.P(id=ids.COUNT, className="class-count mb-0", **{"aria-live": "polite"}),
+        html.P(id=ids.CLOCK_TEXT, className="class-clock", role="timer"),  # a timer is not read out every second
+        html.Div(id=ids.RESULTS, **{"aria-live": "polite"}),
+        html.Div(id=ids.FIGURE, className="mb-3 class-figure"),
+    ])
+    return html.Div([
+        html.H2("Class mode", className="h3 visually-hidden"),
+        html.P(html.A("open the explorer in a new tab", href="/", target="_blank", rel="noopener"),
+               className="small mb-2"),
+        dbc.Row([dbc.Col(join_box(), md=4), dbc.Col(question_form(), md=8)], className="g-4 mb-3"),
+        stage,
+        dcc.Store(id=ids.QUESTION),
+        dcc.Store(id=ids.CLOCK),
+        dcc.Store(id=ids.PLAN, storage_type="session"),
+        dcc.Interval(id=ids.POLL, interval=ids.POLL_MS, disabled=True),
+        dcc.Interval(id=ids.TICK, interval=1000, disabled=True),
+        dcc.Download(id=ids.DOWNLOAD),
+    ], id=ids.LECTURER, hidden=True)

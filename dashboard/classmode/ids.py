@@ -1,0 +1,71 @@
+"""Class mode's component ids, and the process's store and limits, shared by its pages: the start page
+(start.py), the lecturer's (lecturer.py, form.py, plan.py) and the students' (student.py)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..server import client_address
+from .store import JoinLimiter, RateLimiter, Store
+
+PATH = "/class"
+POLL_MS = 2000
+
+# The frame: which page a /class address shows, and the control token of the session this tab runs.
+URL, PAGE = "class-url", "class-page"  # PAGE: {mode: start|lecturer|student, code, token (the lecturer's), origin}
+CONTROL = "class-control"  # sessionStorage: {code, token} of the session this tab runs
+RUNNING = "class-running"  # localStorage: {code, token} of the session this browser started or ran last
+
+# The start page.
+START_SECTION, START, START_STATUS = "class-start-section", "class-start", "class-start-status"
+JOIN_CODE, JOIN, JOIN_STATUS = "class-join-code", "class-join-button", "class-join-status"
+RESUME = "class-resume"
+
+# The lecturer's page.
+LECTURER = "class-lecturer"
+CODE_TEXT, JOIN_LINK, QR, CONTROL_LINK, COPY_CONTROL, COPY_STATUS = (
+    "class-code", "class-join", "class-qr", "class-control-link", "class-copy", "class-copy-status")
+TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, TRAIN_SEED, TIMER = (
+    "class-template", "class-weights", "class-heads", "class-seed", "class-size", "class-scale", "class-tau",
+    "class-head", "class-query", "class-key", "class-train-seed", "class-timer")
+FORM = (TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, TRAIN_SEED, TIMER)
+POSE, DISCUSS, VOTE2, REVEAL = "class-pose", "class-discuss", "class-vote2", "class-reveal"
+EXPORT, END, DOWNLOAD = "class-export", "class-end", "class-download"
+SAVE_PLAN, LOAD_PLAN, PLAN, PLAN_NEXT, PLAN_TEXT = (
+    "class-save-plan", "class-load-plan", "class-plan", "class-plan-next", "class-plan-text")
+STATUS, QUESTION, PROMPT, PHASE, FIGURE, COUNT, POLL, RESULTS = (
+    "class-status", "class-question", "class-prompt", "class-phase", "class-figure", "class-count", "class-poll",
+    "class-results")
+CLOCK, CLOCK_TEXT, TICK = "class-clock", "class-clock-text", "class-tick"  # the vote's timer, counted down here
+
+# A student's page.
+STUDENT = "class-student"
+STUDENT_ID = "class-student-id"  # localStorage: {code, id}, the id the server issued for that session
+SEEN = "class-student-seen"  # the state last shown: a poll that finds the same gets no update
+ASKED = "class-student-question"  # {id, template, n} of the question shown
+S_POLL = "class-student-poll"
+S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
+    "class-student-status", "class-student-prompt", "class-student-figure", "class-student-result",
+    "class-student-feedback")
+CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
+    "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
+S_CLOCK, S_CLOCK_TEXT, S_TICK = "class-student-clock", "class-student-clock-text", "class-student-tick"
+
+# Limits in this process (each gunicorn worker has its own). Joining: a class of 200 behind one school address
+# joins at once; a guesser of join codes gets JOINS.rate tries a second. Answers: per student id, which the
+# server issued, so a made-up id costs nobody else anything.
+JOINS = JoinLimiter(rate=3.0, burst=300)
+PER_STUDENT = RateLimiter(rate=1.0, burst=5)
+MAX_KEY = 64  # characters of a client's address or id that key a limit
+
+
+@cache
+def store() -> Store:
+    """This process's store, made on first use (not at import: importing the app opens no database). A store
+    that cannot be made raises Unavailable, and the next call tries again."""
+    return Store.from_env()
+
+
+def address() -> str:
+    """The client's address, as far as it keys a limit or a per-address bound."""
+    return client_address()[:MAX_KEY]

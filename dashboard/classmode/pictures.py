@@ -1,0 +1,114 @@
+"""Class mode's figures, built with dashboard/figures, each with its text alternative: what students see beside
+a question (never its answer), and at the reveal the explorer's figure that explains the truth: the head's
+heatmap with the cell outlined, every head's heatmap beside their entropies or masses, the row before and after
+τ doubles, or the loss curve with the dashed line."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from dash import dcc, html
+
+from .. import attention as core
+from .. import explain, figures, trainer, training
+from ..figures import example as example_fig
+from ..figures import learning as learning_fig
+from ..state import Setting, learned_attention, model, tokens
+from ..tables import bar
+from .templates import LAB, LAST, entropy_bits
+
+PROJECTOR = figures.Display(lecture=True)
+
+
+def setting(q: dict) -> Setting:
+    """The stored setting of a question on the worked example (checked when it was posed)."""
+    return Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
+
+
+def graph(figure: dict, text: str) -> list:
+    return [dcc.Graph(figure=figure, config=figures.GRAPH_CONFIG), html.P(text, className="small text-body-secondary")]
+
+
+@lru_cache(maxsize=64)
+def _tokens_figure(weights: str, seed: int, size: int) -> dict:
+    X, cluster = tokens(weights, seed, size)
+    fig = example_fig.token_views(X, cluster)
+    layout = {k: v for k, v in fig["layout"].items() if k not in ("xaxis2", "yaxis2")}
+    layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]}, yaxis={**layout["yaxis"], "domain": [0, 1]},
+                  annotations=[{**layout["annotations"][0], "x": 0.5, "y": 1}])
+    return {"data": [t for t in fig["data"] if t["type"] == "scatter"], "layout": layout}
+
+
+def question_example(q: dict) -> list:
+    """What students see beside a question: the tokens of its example, or the learning task."""
+    if q["template"] in LAB:
+        return graph(learning_fig.target_mixing_figure(*training.target_mixings()),
+                     "The learning task: features 0–3 should mix each token's own cluster, features 4–7 the next "
+                     "cluster; one attention matrix cannot be both.")
+    n = 3 * q["size"]
+    source = "an input of the learning lab's task" if q["weights"] == "trained" else f"seed {q['seed']}"
+    return graph(_tokens_figure(q["weights"], q["seed"], q["size"]),
+                 f"The {n} tokens of {source}, each a point numbered by its index, in the plane of X's first two "
+                 "principal directions, coloured and shaped by cluster.")
+
+
+def row_outline(p: int, r: int, n: int) -> dict:
+    return {**figures.cell_outline(p, r, 0), "x0": -0.5, "x1": n - 0.5}
+
+
+def number_table(caption: str, names: list[str], values, unit: str, marked: list[int]) -> html.Table:
+    """Per head, a number with its bar; the accepted heads marked."""
+    largest = max(float(np.max(values)), 1e-9)
+    return html.Table(
+        [html.Caption(caption), html.Thead(html.Tr([html.Th("head", scope="col"), html.Th(unit, scope="col"),
+                                                    html.Th(html.Span("bar", className="visually-hidden"), scope="col"),
+                                                    html.Th(html.Span("counts", className="visually-hidden"),
+                                                            scope="col")])),
+         html.Tbody([html.Tr([html.Th(name, scope="row"), html.Td(f"{v:.3f}"), html.Td(bar(v, largest, signed=False)),
+                              html.Td("counts" if k in marked else "")], className="truth" if k in marked else None)
+                     for k, (name, v) in enumerate(zip(names, values))])],
+        className="table table-sm class-bars")
+
+
+def why(q: dict) -> list:
+    """The figure that explains a revealed question's truth, with its text alternative."""
+    template = q["template"]
+    if template == "floor":
+        run = trainer.training_runs(q["seed"])[1]
+        fig = learning_fig.loss_curves({1: (run.losses, run.test_loss)}, training.SINGLE_MIXING_FLOOR, PROJECTOR)
+        return graph(fig, f"The training loss of one head (h = 1), step by step, on a log scale: its test loss ends at "
+                          f"{run.test_loss:.3f}, {'below' if run.test_loss < 3 / 8 else 'above'} the dashed line at "
+                          "3/8 = 0.375, the loss of the best fixed mixing.")
+    if template == "role":
+        A, own, nxt, step = learned_attention(q["h"], q["seed"], LAST)
+        names = [figures.head_label(i) for i in range(q["h"])]
+        fig = figures.heatmap_grid(A, [f"{name}, step {step}" for name in names], display=PROJECTOR)
+        return graph(fig, f"The {q['h']} trained heads' attention on one input: the own-cluster mixing is the block "
+                          "diagonal; the next-cluster mixing sits one block to the right.") + [
+            number_table("Attention on the query's own cluster, mean over 100 inputs", names, own, "own cluster",
+                         q["accepted"])]
+    s = setting(q)
+    ex, result = model(s)
+    A, n = result.A, s.n
+    if template == "sharpest":
+        mean = explain.head_summaries(A, ex.cluster).entropy
+        names = [figures.head_label(i) for i in range(s.h)]
+        fig = example_fig.attention_heatmaps(A, PROJECTOR)
+        return graph(fig, f"Every head's attention; a sharp head has few dark cells a row. Uniform rows have "
+                          f"log2 {n} = {np.log2(n):.2f} bits.") + [
+            number_table("Mean entropy of a row, in bits (lower is sharper)", names, mean, "bits", q["accepted"])]
+    i, r = q["head_index"], q["query_index"]
+    if template == "entropy":
+        doubled = np.stack([A[i], core.softmax(result.logits[i] / 2)])
+        before, after = (entropy_bits(doubled[k, r]) for k in (0, 1))
+        fig = figures.heatmap_grid(doubled, [f"{figures.head_label(i)} now", f"{figures.head_label(i)}, τ doubled"],
+                                   max_cols=2, display=PROJECTOR)
+        fig["layout"]["shapes"] = [row_outline(p, r, n) for p in (0, 1)]
+        return graph(fig, f"Head {i + 1} now and with τ doubled, query {r}'s row outlined: its entropy goes from "
+                          f"{before:.3f} to {after:.3f} bits. Dividing the logits by more flattens every row.")
+    j = q["truth"] if template == "key" else q["key_index"]
+    fig = figures.heatmap_grid([A[i]], [figures.head_label(i)], max_cols=1, display=PROJECTOR, panel_px=420)
+    fig["layout"]["shapes"] = [figures.cell_outline(0, r, j)]
+    return graph(fig, f"Head {i + 1}'s attention, query {r}'s row from left to right, the cell of key {j} outlined: "
+                      f"{A[i, r, j]:.3f}; the row runs from {A[i, r].min():.3f} to {A[i, r].max():.3f}.")

@@ -1,0 +1,163 @@
+"""A session on paper: the CSV of every answer (both votes, the truth, heads counted from 1 as the page does),
+and the lecture plan, a JSON file of the session's questions in order with their whole setting, which a later
+session loads to pose from, one after the other."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import csv
+import io
+import json
+import time
+
+from dash import Input, Output, State, no_update
+from dash.exceptions import PreventUpdate
+
+from . import ids
+from .form import MAX_PLAN_BYTES
+from .lecturer import STAGE, control, posed
+from .store import StoreError, schema
+from .templates import LAB, TEMPLATES, form_of, option_label, question
+from .wiring import callback
+
+PLAN_FORMAT = "attention-explorer lecture plan"
+MAX_PLAN = 100  # questions, as many as a session holds
+PLAN_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key",
+             "train_seed"}
+MAX_TEXT = 20  # characters of a plan's string values (template, weights, scale)
+BAD_PLAN = "This file is not a lecture plan: save one from a session with 'save lecture plan'."
+
+
+def csv_text(questions: list[dict], rows: list[tuple]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["question", "template", "prompt", "options", "truth", "accepted", "tolerance", "phase", "vote",
+                     "student", "answer", "right", "answered_utc"])
+    by_number = {q["number"]: q for q in questions}
+    names: dict[str, str] = {}
+    for number, vote, student, value, answered in rows:
+        q = by_number[number]
+        value = schema.stored(q["kind"], value)
+        name = names.setdefault(student, f"s{len(names) + 1}")
+        writer.writerow([number, q["template"], q["prompt"], q["n"] or "", option_label(q["template"], q["truth"]),
+                         " ".join(option_label(q["template"], a) for a in q["accepted"]), q["tolerance"] or "",
+                         q["phase"], vote, name, option_label(q["template"], value),
+                         "yes" if schema.right(q, value) else "no",
+                         time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(answered))])
+    return out.getvalue()
+
+
+@callback(Output(ids.DOWNLOAD, "data"), Output(ids.STATUS, "children", allow_duplicate=True),
+          Input(ids.EXPORT, "n_clicks"), State(ids.PAGE, "data"), prevent_initial_call=True)
+def export(clicks, page):
+    """The session's anonymous answers as CSV: students as s1, s2, …, both votes, the truth."""
+    code, token = control(page)
+    try:
+        questions, rows = ids.store().export(code, token)
+    except StoreError as e:
+        return no_update, str(e)
+    return {"content": csv_text(questions, rows), "filename": f"class-{code}.csv", "type": "text/csv"}, ""
+
+
+@callback(Output(ids.DOWNLOAD, "data", allow_duplicate=True), Output(ids.STATUS, "children", allow_duplicate=True),
+          Input(ids.SAVE_PLAN, "n_clicks"), State(ids.PAGE, "data"), prevent_initial_call=True)
+def save_plan(clicks, page):
+    """The session's questions in order, each with its whole setting and timer, as a lecture plan."""
+    code, token = control(page)
+    try:
+        questions, _ = ids.store().export(code, token)
+    except StoreError as e:
+        return no_update, str(e)
+    if not questions:
+        return no_update, "Pose a question first: a plan holds the session's questions."
+    plan = {"format": PLAN_FORMAT, "version": 1, "questions": [form_of(q) for q in questions]}
+    return {"content": json.dumps(plan, indent=1), "filename": f"lecture-{code}.json",
+            "type": "application/json"}, f"Saved a plan of {len(questions)} questions."
+
+
+def plain(value) -> bool:
+    """A plan's value: a moderate int, or a short string of printable ASCII."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) < 2**31
+    return isinstance(value, str) and len(value) <= MAX_TEXT and value.isascii() and value.isprintable()
+
+
+def plan_entries(contents) -> list[dict]:
+    """A lecture plan's questions from an upload (a data: URL), checked for shape; each is checked in full
+    (templates.question) when it is posed. ValueError for anything else."""
+    if not (isinstance(contents, str) and len(contents) <= 2 * MAX_PLAN_BYTES and contents.isascii()):
+        raise ValueError(BAD_PLAN)
+    try:
+        plan = json.loads(base64.b64decode(contents.partition(",")[2], validate=True))
+    except (ValueError, binascii.Error, RecursionError):
+        raise ValueError(BAD_PLAN) from None
+    entries = plan.get("questions") if isinstance(plan, dict) and plan.get("format") == PLAN_FORMAT else None
+    if not (isinstance(entries, list) and 0 < len(entries) <= MAX_PLAN):
+        raise ValueError(BAD_PLAN)
+    for entry in entries:
+        if not (isinstance(entry, dict) and set(entry) <= PLAN_KEYS and entry.get("template") in TEMPLATES
+                and all(plain(v) for v in entry.values())):
+            raise ValueError(BAD_PLAN)
+    return entries
+
+
+def describe(entry: dict) -> str:
+    template = TEMPLATES[entry["template"]]
+    if entry["template"] in LAB:
+        return f"{template}, training seed {entry.get('train_seed')}, h = {entry.get('h')}"
+    cell = ", ".join(f"{k} {entry[k]}" for k in ("head", "query", "key") if k in entry)
+    return f"{template} ({entry.get('weights')} weights, h = {entry.get('h')}, seed {entry.get('seed')}" + \
+        (f"; {cell})" if cell else ")")
+
+
+def plan_text(plan) -> tuple[str, bool]:
+    """What the plan says next, and whether 'pose next' is off."""
+    if not isinstance(plan, dict) or not isinstance(plan.get("questions"), list):
+        return "", True
+    k, total = plan.get("next", 0), len(plan["questions"])
+    if not isinstance(k, int) or k >= total:
+        return f"The plan's {total} questions are all posed.", True
+    return f"Plan: question {k + 1} of {total} next: {describe(plan['questions'][k])}.", False
+
+
+@callback(Output(ids.PLAN, "data"), Output(ids.STATUS, "children", allow_duplicate=True),
+          Input(ids.LOAD_PLAN, "contents"), prevent_initial_call=True)
+def load_plan(contents):
+    try:
+        entries = plan_entries(contents)
+    except ValueError as e:
+        return no_update, str(e)
+    return {"questions": entries, "next": 0}, f"Loaded a plan of {len(entries)} questions."
+
+
+@callback(Output(ids.PLAN_TEXT, "children"), Output(ids.PLAN_NEXT, "disabled"), Input(ids.PLAN, "data"))
+def show_plan(plan):
+    return plan_text(plan)
+
+
+@callback(*(Output(o.component_id, o.component_property, allow_duplicate=True) for o in STAGE),
+          Output(ids.PLAN, "data", allow_duplicate=True), Input(ids.PLAN_NEXT, "n_clicks"),
+          State(ids.PAGE, "data"), State(ids.PLAN, "data"), prevent_initial_call=True)
+def pose_next(clicks, page, plan):
+    """Pose the plan's next question, checked in full as if typed in the form."""
+    code, token = control(page)
+    if not isinstance(plan, dict):
+        raise PreventUpdate
+    try:
+        entries, k = plan_entries_again(plan), plan.get("next")
+    except ValueError as e:
+        return (no_update,) * 8 + (str(e), no_update)
+    if not (isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(entries)):
+        raise PreventUpdate
+    q, message = question(entries[k])
+    if q is None:
+        return (no_update,) * 8 + (f"Plan question {k + 1}: {message}", no_update)
+    out = posed(code, token, q)
+    return out + ((no_update,) if out[0] is no_update else ({"questions": entries, "next": k + 1},))
+
+
+def plan_entries_again(plan: dict) -> list[dict]:
+    """The plan as the browser kept it: checked as when it was loaded."""
+    text = json.dumps({"format": PLAN_FORMAT, "questions": plan.get("questions")})
+    return plan_entries("data:application/json;base64," + base64.b64encode(text.encode()).decode())

@@ -1,0 +1,145 @@
+"""The lecturer's operations, each checked against the session's control token: pose a question, move it
+through peer instruction's phases (vote 1, discussion, vote 2, reveal), count heads, read the results."""
+
+from __future__ import annotations
+
+import secrets
+
+from . import schema
+from .errors import Closed, Full, Invalid, NotFound
+
+MAX_QUESTIONS = 100  # per session
+COLUMNS = ", ".join(schema.QUESTION_COLUMNS)
+STEP_REFUSED = {"discuss": "The discussion follows the first vote.",
+                "vote2": "The second vote follows the discussion.",
+                "revealed": "This question is revealed already, or closed."}
+
+
+class Lecture:
+    """Mixed into Store: needs self.db, self.clock, self._control, self._touch."""
+
+    def _question(self, cur, code: str, question_id, lock: bool = False) -> dict:
+        row = cur.one(f"SELECT {COLUMNS} FROM class_questions WHERE id = {{}} AND session = {{}}"
+                      + (self.db.backend.for_share if lock else ""), schema.question_id(question_id), code)
+        if row is None:
+            raise NotFound(schema.NO_QUESTION)
+        return schema.question_row(row)
+
+    def pose(self, code, token, question: dict) -> str:
+        """Pose a question (schema.question's columns: template, prompt, truth, the whole setting ...); returns
+        its id. Its first vote opens at once; an earlier question still open closes."""
+        columns = schema.question(question)
+        question_id = secrets.token_urlsafe(schema.QUESTION_BYTES)
+
+        def body(cur):
+            checked = self._control(cur, code, token)
+            if cur.one("SELECT 1 FROM class_questions WHERE id = {}", question_id):
+                return question_id  # a retry whose first try committed, and the reply was lost
+            row = cur.one("UPDATE class_sessions SET questions = questions + 1 WHERE code = {} AND questions < {}"
+                          " RETURNING questions", checked, MAX_QUESTIONS)
+            if row is None:
+                raise Full(f"A session holds at most {MAX_QUESTIONS} questions: start a new session.")
+            cur.execute("UPDATE class_questions SET phase = 'closed', deadline = NULL WHERE session = {}"
+                        " AND phase IN ('vote1', 'discuss', 'vote2')", checked)
+            now = self.clock()
+            values = {"id": question_id, "session": checked, "number": row[0], **columns, "phase": "vote1",
+                      "deadline": now + columns["timer"] if columns["timer"] else None}
+            cur.execute(f"INSERT INTO class_questions ({', '.join(values)}) VALUES ({', '.join('{}' for _ in values)})",
+                        *values.values())
+            self._touch(cur, checked)
+            return question_id
+
+        return self.db.run(True, body)
+
+    def step(self, code, token, question_id, phase: str) -> dict:
+        """Move the question on: "discuss" (the first vote closes), "vote2" (after the discussion: the second vote
+        opens, with the timer again) or "revealed" (from any of them: the second vote is optional). Returns the
+        head count."""
+        if not (isinstance(phase, str) and phase in schema.NEXT):
+            raise Invalid("A question moves on to the discussion, the second vote or the reveal.")
+
+        def body(cur):
+            checked = self._control(cur, code, token)
+            q = self._question(cur, checked, question_id)
+            if q["phase"] not in schema.NEXT[phase]:
+                raise Closed(STEP_REFUSED[phase])
+            deadline = self.clock() + q["timer"] if phase == "vote2" and q["timer"] else None
+            cur.execute("UPDATE class_questions SET phase = {}, deadline = {}, rounds = {} WHERE id = {}", phase,
+                        deadline, 2 if phase == "vote2" else q["rounds"], q["id"])
+            self._touch(cur, checked)
+            return self._heads(cur, checked, q["id"])
+
+        return self.db.run(True, body)
+
+    def _heads(self, cur, code: str, question_id) -> dict:
+        q = self._question(cur, code, question_id)
+        joined = cur.one("SELECT COUNT(*) FROM class_students WHERE session = {}", code)[0]
+        answered = cur.one("SELECT COUNT(*) FROM class_answers WHERE question = {} AND round = {}",
+                           q["id"], q["rounds"])[0]
+        return {"id": q["id"], "phase": q["phase"], "round": q["rounds"], "joined": joined, "answered": answered,
+                "remaining": self._remaining(q)}
+
+    def _remaining(self, q: dict) -> float | None:
+        """Seconds until the open vote locks, or None (no timer, or no vote open)."""
+        if q["deadline"] is None or q["phase"] not in schema.OPEN:
+            return None
+        return max(0.0, q["deadline"] - self.clock())
+
+    def count(self, code, token, question_id) -> dict:
+        """The projector's head count: students joined, answers in this round, the phase, the time left."""
+        return self.db.run(False, lambda cur: self._heads(cur, self._control(cur, code, token), question_id))
+
+    def results(self, code, token, question_id) -> dict:
+        """After the reveal: the question with its truth, and per round ("votes") the answer count and their
+        distribution: "counts" per option, or the sorted "values" of an amount."""
+        def body(cur):
+            q = self._question(cur, self._control(cur, code, token), question_id)
+            if q["phase"] != "revealed":
+                raise Closed("The answers are shown after the reveal.")
+            rows = cur.all("SELECT round, value FROM class_answers WHERE question = {} ORDER BY round, value", q["id"])
+            q["votes"] = []
+            for k in range(1, q["rounds"] + 1):
+                values = [v for r, v in rows if r == k]
+                vote = {"count": len(values)}
+                if q["kind"] == "amount":
+                    vote["values"] = values
+                else:
+                    vote["counts"] = [0] * q["n"]
+                    for v in values:
+                        vote["counts"][int(v)] += 1
+                q["votes"].append(vote)
+            return q
+
+        return self.db.run(False, body)
+
+    def current(self, code, token) -> dict | None:
+        """The session's last question with its truth and head count (the lecturer's page), or None."""
+        def body(cur):
+            checked = self._control(cur, code, token)
+            row = cur.one("SELECT id FROM class_questions WHERE session = {} ORDER BY number DESC LIMIT 1", checked)
+            return None if row is None else {**self._question(cur, checked, row[0]), **self._heads(cur, checked, row[0])}
+
+        return self.db.run(False, body)
+
+    def questions(self, code, token) -> list[dict]:
+        """Every question of the session in order, with its truth and its head count (the lecturer's page)."""
+        def body(cur):
+            checked = self._control(cur, code, token)
+            ids = [r[0] for r in cur.all("SELECT id FROM class_questions WHERE session = {} ORDER BY number", checked)]
+            return [{**self._question(cur, checked, i), **self._heads(cur, checked, i)} for i in ids]
+
+        return self.db.run(False, body)
+
+    def export(self, code, token) -> tuple[list[dict], list[tuple]]:
+        """The session's questions in order, and every answer as (question number, round, student, value,
+        answered), students in order of their first answer; the views write the CSV and the lecture plan."""
+        def body(cur):
+            checked = self._control(cur, code, token)
+            questions = [schema.question_row(r) for r in cur.all(
+                f"SELECT {COLUMNS} FROM class_questions WHERE session = {{}} ORDER BY number", checked)]
+            answers = cur.all("SELECT q.number, a.round, a.student, a.value, a.answered FROM class_questions q"
+                              " JOIN class_answers a ON a.question = q.id WHERE q.session = {}"
+                              " ORDER BY q.number, a.round, a.answered, a.student", checked)
+            return questions, answers
+
+        return self.db.run(False, body)

@@ -1,0 +1,112 @@
+"""The students' operations. A student's id is issued here (join) and kept by the browser; every other
+operation checks that the id joined this session, so a client cannot make up students. A question takes one
+answer per student and round, changeable until the round closes; the truth stays here until the reveal."""
+
+from __future__ import annotations
+
+import secrets
+
+from . import schema
+from .errors import Closed, Full, NotFound
+
+MAX_STUDENTS = 1000  # per session
+MAX_STUDENTS_PER_OWNER = 300  # per session and address: a class behind one school address fits
+MAX_CHANGES = 50  # changes of one student's answer in one round
+NOT_OPEN = {"discuss": "Discuss your answer with your neighbour: the second vote opens soon.",
+            "revealed": "The answer has been revealed: answers are closed.",
+            "closed": "This question is closed: the lecturer has posed another."}
+HIDDEN = ("truth", "accepted", "tolerance", "lo", "hi")  # what no student sees before the reveal
+
+
+class Students:
+    """Mixed into Store: needs self.db, self.clock, self._live, self._session, self._touch, self._question."""
+
+    def join(self, code, address: str = "?") -> str:
+        """A new student of a live session: a random id, which the browser keeps and sends back. At most
+        MAX_STUDENTS a session, MAX_STUDENTS_PER_OWNER of them from one address."""
+        owner = schema.owner(address)
+        student = secrets.token_urlsafe(schema.STUDENT_BYTES)
+
+        def body(cur):
+            checked = self._session(cur, code)
+            total, mine = cur.one("SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END) FROM class_students"
+                                  " WHERE session = {}", owner, checked)
+            if total >= MAX_STUDENTS:
+                raise Full("This session has as many students as it takes.")
+            if (mine or 0) >= MAX_STUDENTS_PER_OWNER:
+                raise Full("This session has as many students from this address as it takes.")
+            cur.execute("INSERT INTO class_students (session, id, owner, joined) VALUES ({}, {}, {}, {})",
+                        checked, student, owner, self.clock())
+            self._touch(cur, checked)
+            return student
+
+        return self.db.run(True, body)
+
+    def _student(self, cur, code, student) -> tuple[str, int]:
+        """(checked code, the session's question count) for a student who joined this live session. An unknown
+        code and an unknown student get the same answer: a guesser learns nothing about codes."""
+        code, student = schema.join_code(code), schema.student_id(student)
+        live, *times = self._live("s")
+        row = cur.one("SELECT s.questions FROM class_sessions s JOIN class_students t ON t.session = s.code"
+                      f" WHERE s.code = {{}} AND t.id = {{}} AND {live}", code, student, *times)
+        if row is None:
+            raise NotFound(schema.NO_SESSION)
+        return code, row[0]
+
+    def member(self, code, student) -> bool:
+        """Whether this id joined this live session (a reload keeps it); NotFound for no such session."""
+        def body(cur):
+            try:
+                self._student(cur, code, student)
+                return True
+            except NotFound:
+                self._session(cur, code)  # raises for a session that is gone
+                return False
+
+        return self.db.run(False, body)
+
+    def student_view(self, code, student) -> dict | None:
+        """The session's current question as this student may see it, or None before the first: its setting and
+        phase, the seconds left to vote ("remaining"), this student's own answer in each round ("answers").
+        The truth, the accepted answers and the range of values only after the reveal; no one else's answer."""
+        def body(cur):
+            checked, number = self._student(cur, code, student)
+            if number == 0:
+                return None
+            question_id = cur.one("SELECT id FROM class_questions WHERE session = {} AND number = {}",
+                                  checked, number)[0]
+            q = self._question(cur, checked, question_id)
+            own = cur.all("SELECT round, value FROM class_answers WHERE question = {} AND student = {}",
+                          question_id, student)
+            q["answers"] = {r: schema.stored(q["kind"], v) for r, v in own}
+            q["remaining"] = self._remaining(q)
+            if q["phase"] != "revealed":
+                for hidden in HIDDEN:
+                    del q[hidden]
+            return q
+
+        return self.db.run(False, body)
+
+    def answer(self, code, student, question_id, value) -> int:
+        """Record or change this student's answer in the open round; returns the round (1 or 2)."""
+        def body(cur):
+            checked, _ = self._student(cur, code, student)
+            q = self._question(cur, checked, question_id, lock=True)
+            checked_value = schema.answer(q["kind"], q["n"], value)
+            round_ = schema.OPEN.get(q["phase"])
+            if round_ is None:
+                raise Closed(NOT_OPEN[q["phase"]])
+            now = self.clock()
+            if q["deadline"] is not None and now > q["deadline"]:
+                raise Closed("Time is up: this vote is closed.")
+            row = cur.one("INSERT INTO class_answers (question, round, student, value, answered)"
+                          " VALUES ({}, {}, {}, {}, {}) ON CONFLICT (question, round, student) DO UPDATE"
+                          " SET value = excluded.value, answered = excluded.answered,"
+                          " changes = class_answers.changes + 1 WHERE class_answers.changes < {} RETURNING changes",
+                          q["id"], round_, student, checked_value, now, MAX_CHANGES)
+            if row is None:
+                raise Full("You have changed this answer too often.")
+            self._touch(cur, checked)
+            return round_
+
+        return self.db.run(True, body)

@@ -1,0 +1,160 @@
+"""Class-mode questions with their truth from the core: the form's values in, the store's question out.
+
+Questions on the worked example take the whole setting the lecturer chose (weights, h, seed, size, scale, τ),
+so that a question can be asked on weights with structure (the learning lab's trained layer); the
+learning-lab questions take a training seed. Every answer that is right counts: a role or a key within a
+stated margin of the best, an amount within a tolerance that follows the spread of the row. A question
+whose answer would be a coin toss (a nearly uniform row, every head alike) is refused with a hint.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import attention as core
+from .. import explain, figures, limits, trainer, training
+from ..state import Setting, learned_attention, model
+
+TEMPLATES = {"key": "Which key?", "amount": "How much?", "sharpest": "Which head is sharpest?",
+             "entropy": "If τ doubles: entropy?", "role": "Which head? (learning lab)",
+             "floor": "Below the line? (learning lab)"}
+LAB = ("role", "floor")
+TIMERS = {0: "no timer", 30: "30 s", 60: "1 min", 90: "1 min 30", 120: "2 min", 180: "3 min"}
+DIRECTIONS = ("down", "stay", "up")  # the entropy question's options
+FLAT = 0.05  # a row whose weights differ by less has nothing to predict
+STAY_BITS = 0.05  # the entropy question: a change smaller than this "stays"
+ROLE_MARGIN = 0.05  # the role question: own-cluster mass within this of the largest counts
+LAST = len(limits.TRAINING_STEPS) - 1
+
+
+def option_label(template: str, k) -> str:
+    """How answer k of a question reads: key k, head k + 1, no/yes, down/stay/up, or an amount."""
+    if template == "amount":
+        return f"{k:.3f}"
+    if template == "floor":
+        return ("no", "yes")[k]
+    if template == "entropy":
+        return DIRECTIONS[k]
+    return f"head {k + 1}" if template in ("sharpest", "role") else f"key {k}"
+
+
+def up(x: float, digits: int = 2) -> float:
+    """x rounded up: a stated margin is never smaller than the one applied."""
+    return math.ceil(x * 10**digits - 1e-9) / 10**digits
+
+
+def entropy_bits(p: np.ndarray) -> float:
+    p = p[p > 0]
+    return float(-(p * np.log2(p)).sum())
+
+
+def setting_of(form: dict) -> Setting:
+    return Setting.parse(form.get("h"), form.get("seed"), form.get("size"), form.get("scale"), form.get("tau"),
+                         form.get("weights"))
+
+
+def stored_setting(s: Setting) -> dict:
+    return {"h": s.h, "seed": s.seed, "size": s.size, "scale": s.scale, "tau": s.tau, "weights": s.weights}
+
+
+def question(form: dict) -> tuple[dict | None, str]:
+    """The store's question for the form's values ({template, weights, h, seed, size, scale, tau, head (from 1),
+    query, key, train_seed, timer}), with its truth; or (None, a message for the lecturer)."""
+    try:
+        template = limits.choice(form.get("template"), tuple(TEMPLATES), "the question")
+        timer = limits.choice(form.get("timer", 0), tuple(TIMERS), "the timer")
+        q = (lab if template in LAB else example)(template, form)
+    except limits.Invalid as e:
+        return None, f"Check the form: {e}"
+    except Refused as e:
+        return None, str(e)
+    return (None, q) if isinstance(q, str) else ({**q, "template": template, "timer": timer}, "")
+
+
+class Refused(Exception):
+    """A question with nothing to reason about; str(error) says why and what to change."""
+
+
+def example(template: str, form: dict) -> dict:
+    s = setting_of(form)
+    ex, result = model(s)
+    A, n, common = result.A, s.n, stored_setting(s)
+    tau = f"τ = {s.temperature:g}" if s.scale == "tau" else {"seed": "the seed's scale", "none": "no scaling"}[s.scale]
+    if template == "sharpest":
+        if s.h == 1:
+            raise Refused("Which head is sharpest? needs h = 2, 4 or 8.")
+        mean = explain.head_summaries(A, ex.cluster).entropy
+        margin = up(max(0.02, 0.1 * float(np.ptp(mean))))
+        accepted = [i for i in range(s.h) if mean[i] <= mean.min() + margin]
+        if len(accepted) == s.h:
+            raise Refused(f"Every head's rows have a mean entropy within {margin:.2f} bits of the others: nothing to "
+                          "tell apart. Try trained weights, another h or a smaller τ.")
+        return {**common, "n": s.h, "truth": int(mean.argmin()), "accepted": accepted,
+                "prompt": f"Which head is sharpest: whose rows have the lowest mean entropy? ({s.weights} weights, "
+                          f"h = {s.h}, {tau}.) Every head within {margin:.2f} bits of the sharpest counts."}
+    cell, message = limits.cell(form.get("head"), form.get("query"), form.get("key") if template == "amount" else 0,
+                                s.h, n)
+    if cell is None:
+        raise Refused(message)
+    i, r, j = cell
+    row = A[i, r]
+    spread = float(np.ptp(row))
+    where = f"In head {i + 1} ({s.weights} weights, h = {s.h}, {tau})"
+    if template == "entropy":
+        now, doubled = (entropy_bits(core.softmax(result.logits[i, r] / k)) for k in (1, 2))
+        change = doubled - now
+        truth = 1 if abs(change) < STAY_BITS else 2 if change > 0 else 0
+        return {**common, "head": i, "query": r, "n": 3, "truth": truth,
+                "prompt": f"{where}: if τ doubles (the logits are divided by twice as much), does the entropy of "
+                          f"query {r}'s row go down, stay (a change under {STAY_BITS} bits) or go up?"}
+    if template == "key":
+        if spread < FLAT:
+            raise Refused(f"In head {i + 1}, query {r}'s weights differ by at most {spread:.3f}: every key is about "
+                          "as likely. Try trained weights, a smaller τ, or another head or query.")
+        margin = up(max(0.01, 0.15 * spread))
+        accepted = [k for k in range(n) if row[k] >= row.max() - margin]
+        return {**common, "head": i, "query": r, "n": n, "truth": int(row.argmax()), "accepted": accepted,
+                "prompt": f"{where}: which key will query {r} attend to most? Any key within {margin:.2f} of the "
+                          "largest weight counts."}
+    tolerance = max(0.005, up(0.1 * spread, 3))
+    return {**common, "head": i, "query": r, "key": j, "truth": float(row[j]), "tolerance": tolerance,
+            "lo": float(row.min()), "hi": float(row.max()),
+            "prompt": f"{where}: how large is {figures.head_label(i)}[{r}, {j}], the weight query {r} gives key {j}? "
+                      f"(0 to 1; within ±{tolerance:g} counts.)"}
+
+
+def lab(template: str, form: dict) -> dict | str:
+    seed = limits.training_seed(form.get("train_seed"))
+    runs = trainer.training_runs(seed, wait=False)
+    if runs is None:
+        return f"Training seed {seed} is training: pose again in a moment."
+    common = {"seed": seed, "weights": "trained"}
+    if template == "floor":
+        return {**common, "h": 1, "n": 2, "truth": int(runs[1].test_loss < training.SINGLE_MIXING_FLOOR),
+                "prompt": "Training one head (h = 1): will its test loss get below the dashed line at 3/8? That is the "
+                          "loss of the best fixed mixing, one matrix for every input; a trained head's attention "
+                          "changes with the input."}
+    h = limits.heads(form.get("h"))
+    if h == 1:
+        raise Refused("Which head? needs h = 2, 4 or 8.")
+    own = learned_attention(h, seed, LAST)[1]
+    accepted = [i for i in range(h) if own[i] >= own.max() - ROLE_MARGIN]
+    return {**common, "h": h, "n": h, "truth": int(own.argmax()), "accepted": accepted,
+            "prompt": f"After training with h = {h} heads: which head carries the own-cluster mixing (puts most "
+                      f"attention on the query's own cluster)? Every head within {ROLE_MARGIN} of the largest "
+                      "own-cluster mass counts: which head takes which role differs from run to run."}
+
+
+def form_of(q: dict) -> dict:
+    """The form's values that pose a stored question again (a lecture plan's entry)."""
+    entry = {"template": q["template"], "timer": q["timer"]}
+    if q["template"] in LAB:
+        return {**entry, "train_seed": q["seed"], "h": q["h"]}
+    entry.update({k: q[k] for k in ("weights", "h", "seed", "size", "scale", "tau")})
+    for name in ("head", "query", "key"):
+        index = q.get(f"{name}_index")
+        if index is not None:
+            entry[name] = index + 1 if name == "head" else index
+    return entry
