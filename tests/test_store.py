@@ -397,6 +397,7 @@ def test_the_export_is_anonymous_and_has_both_votes(store):
     a, b = joined(store, code, 2)
     store.answer(code, a, q1, 3)
     store.answer(code, b, q1, 4)
+    store.step(code, token, q1, "discuss")
     store.step(code, token, q1, "vote2")
     store.answer(code, b, q1, 3)
     questions, answers = store.export(code, token)
@@ -506,6 +507,7 @@ def test_everything_else_is_bounded(store, monkeypatch):
         store.answer(code, a, q, value)
     with pytest.raises(Full):  # two changes and no more
         store.answer(code, a, q, 4)
+    store.step(code, token, q, "discuss")
     store.step(code, token, q, "vote2")
     store.answer(code, a, q, 5)  # a new round, a new answer
 
