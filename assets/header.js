@@ -64,6 +64,16 @@
         const still = shownSeed === null ? "" : ": the page still shows seed " + shownSeed;
         return [true, "Seeds run " + min + " to " + max + still + "."];
       },
+
+      // The link to class mode names the session this browser runs (class mode keeps it in localStorage,
+      // dashboard/classmode/ids.py RUNNING): /class then offers the way back to it.
+      classLink: function (linkId) {
+        const key = document.getElementById(linkId)?.dataset.sessionKey;
+        let running = null;
+        try { running = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { running = null; }
+        const code = running && typeof running.code === "string" && /^[A-Z0-9]{1,12}$/.test(running.code) ? running.code : null;
+        return code ? "class session " + code : "class mode";
+      },
     },
   });
 })();

@@ -19,6 +19,7 @@ THEME = "theme"  # the switch; theme.js sets it again when another tab of the br
 THEME_LABEL = "theme-label"
 MENU = "header-menu"  # the part of a header a phone shows behind the menu button
 MENU_BUTTON = "header-menu-button"
+RUNNING_SESSION = "class-running"  # localStorage: {code, token} of the class session this browser runs
 
 
 # Each theme's button shows a symbol (U+FE0E asks for the text glyph, not an emoji); its name is the label.

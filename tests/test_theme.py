@@ -234,3 +234,13 @@ def test_class_mode_header_has_no_axe_violations(browser, app_url, scheme):
     found = violations(page)
     context.close()
     assert found == [], "\n".join(found)
+
+
+def test_the_header_names_the_class_session_this_browser_runs(page):
+    """A lecturer back in the explorer returns to the running session (its code on the link), not a new one."""
+    page.goto(page.base + "/")
+    wait_until(page, "() => document.getElementById('class-link')?.textContent === 'class mode'")
+    page.evaluate("() => localStorage.setItem('class-running', JSON.stringify({code: 'ABC234', token: 't'}))")
+    page.reload()
+    wait_until(page, "() => document.getElementById('class-link')?.textContent === 'class session ABC234'")
+    assert page.get_attribute("#class-link", "href") == "/class"  # the token never sits in the explorer's page

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from .. import prefs
 from ..server import client_address
 from .store import JoinLimiter, RateLimiter, Store
 
@@ -14,7 +15,7 @@ POLL_MS = 2000
 # The frame: which page a /class address shows, and the control token of the session this tab runs.
 URL, PAGE = "class-url", "class-page"  # PAGE: {mode: start|lecturer|student, code, token (the lecturer's), origin}
 CONTROL = "class-control"  # sessionStorage: {code, token} of the session this tab runs
-RUNNING = "class-running"  # localStorage: {code, token} of the session this browser started or ran last
+RUNNING = prefs.RUNNING_SESSION  # localStorage: {code, token} of the session this browser started or ran last
 
 # The start page.
 START_SECTION, START, START_STATUS = "class-start-section", "class-start", "class-start-status"

@@ -23,6 +23,7 @@ PHONE_TAB_LABELS = {"example": "Example", "mixing": "Single vs multi"}
 
 # The header's own clientside callbacks: window.dash_clientside.header (assets/header.js).
 CALLBACKS = Callbacks("header")
+CLASS_LINK = "class-link"
 
 
 def tab_label(tab: str, label: str):
@@ -62,7 +63,8 @@ def layout() -> dbc.Navbar:
                     [
                         prefs.theme_switch(),
                         dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
-                        html.A("class mode", href="/class", className="small", title="ask the room a question"),
+                        html.A("class mode", id=CLASS_LINK, href="/class", className="small",
+                               title="ask the room a question", **{"data-session-key": prefs.RUNNING_SESSION}),
                     ],
                     label="theme, lecture mode, class mode",
                 ),
@@ -91,6 +93,8 @@ prefs.wire_menu(CALLBACKS)
 # browser for class mode's pages (the explorer's own is in its URL).
 CALLBACKS.clientside_callback("explorerPrefs", Output(prefs.THEME, "value"), Input(prefs.THEME, "value"),
                               Input(LECTURE, "value"), State(prefs.THEME, "id"))
+# The link to class mode names a session this browser runs, so the lecturer returns to it, not to a new one.
+CALLBACKS.clientside_callback("classLink", Output(CLASS_LINK, "children"), Input(CLASS_LINK, "id"))
 # A seed outside limits.SEEDS is refused by every view (limits.Invalid): the box says so.
 CALLBACKS.clientside_callback("seedCheck", Output(SEED, "invalid"), Output(SEED_MESSAGE, "children"),
                               Input(SEED, "value"), State(SEED, "min"), State(SEED, "max"), State(SEED, "id"),

@@ -39,7 +39,7 @@ NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "dis
 TIMERS = (0, 30, 45, 60, 90, 120, 180, 300)  # seconds a round stays open; 0: until the lecturer moves on
 MAX_OPTIONS = limits.MAX_TOKENS  # a key of the largest example
 MAX_PROMPT = 300
-MAX_SEED = 2**31 - 1
+MAX_SEED = limits.SEEDS[-1]  # the one seed range: an example's, and a training seed is within it
 
 # The schema, for both databases (SQLite takes PostgreSQL's type names). Times are Unix seconds.
 TABLES = ("class_answers", "class_questions", "class_students", "class_sessions", "class_schema")
