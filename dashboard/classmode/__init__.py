@@ -39,7 +39,8 @@ def header() -> dbc.Navbar:
                          html.A("the explorer", id=EXPLORER_LINK, href="/", className="small")],
                         label="theme, lecture mode, the explorer"),
         ], fluid=True, className="gap-2 flex-wrap"),
-        expand="sm", color="body", className="border-bottom class-header",
+        expand="sm", color="body", dark=False,  # dark=True (dbc's default) drew white text on the light page
+        className="border-bottom class-header",
     )
 
 
