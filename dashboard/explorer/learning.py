@@ -16,6 +16,7 @@ from ..figures.equivariance import no_order as message_figure  # a message in pl
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
+from .summary import as_shown
 from .gate import BAD_TRAINING_SEED, DISPLAYED, HEADS_ONLY, TRAINED, field, gate, training_message
 from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, URL, section_id
 from .ui import graph, text_beside_view
@@ -168,7 +169,7 @@ def loss_text(seed: int) -> str:
     dashed line, compared as shown."""
     runs = trainer.training_runs(seed)
     losses = "; ".join(f"h = {h}: {run.test_loss:.3f}" for h, run in runs.items())
-    one, line = (float(f"{x:.3f}") for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
+    one, line = (as_shown(x, 3) for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
     where = "below" if one < line else "above" if one > line else "on"
     return (f"Training seed {seed}, test loss (MSE) after {len(runs[1].losses)} steps: {losses}. h = 1 ended {where} "
             f"the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not depend on the input.")
@@ -186,18 +187,12 @@ def update_learning_heads(controls):
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
 
 
-def shown(x: float) -> float:
-    """A mass as the sentence and the table show it: two decimals. Claims compare these, so they agree with
-    what the student reads."""
-    return float(f"{x:.2f}")
-
-
 def role(own: float, nxt: float) -> str:
-    """A head's role, read from its attention masses; an even head puts 1/3 on each cluster."""
+    """A head's role, read from its attention masses as shown; an even head puts 1/3 on each cluster."""
     masses = f"{own:.2f} own, {nxt:.2f} next"
-    if shown(max(own, nxt)) <= 0.5:
+    if as_shown(max(own, nxt)) <= 0.5:
         return f"has not picked a cluster yet ({masses})"
-    return f"puts most on {'its own' if shown(own) > shown(nxt) else 'the next'} cluster ({masses})"
+    return f"puts most on {'its own' if as_shown(own) > as_shown(nxt) else 'the next'} cluster ({masses})"
 
 
 def roles(own: list, nxt: list, A: np.ndarray, step: int) -> str:

@@ -27,10 +27,10 @@ def update_summary(controls):
     return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 
 
-def as_shown(values) -> list[float]:
-    """Values as the table shows them, to two decimals: the reading compares these, so that it says what the
-    student can check in the table."""
-    return [float(f"{v:.2f}") for v in values]
+def as_shown(value: float, digits: int = 2) -> float:
+    """A number as the page prints it: claims about the numbers compare these, so that they say what the student
+    can check (0.3341 is shown as 0.33, which is not more than the uniform 0.33)."""
+    return float(f"{value:.{digits}f}")
 
 
 def heads_named(heads: list[int]) -> str:
@@ -39,9 +39,9 @@ def heads_named(heads: list[int]) -> str:
 
 def reading(summary: explain.HeadSummary, n: int) -> str:
     """One line on the table: the sharpest heads, and which heads favour their own cluster."""
-    bits, own = as_shown(summary.entropy), as_shown(summary.own_cluster)
+    bits, own = [as_shown(e) for e in summary.entropy], [as_shown(o) for o in summary.own_cluster]
     uniform_bits = f"against log₂ {n} = {np.log2(n):.2f} for uniform attention"
-    uniform_own = as_shown([1 / core.N_CLUSTERS])[0]  # a third of the tokens are in a token's own cluster
+    uniform_own = as_shown(1 / core.N_CLUSTERS)  # a third of the tokens are in a token's own cluster
     if len(bits) == 1:
         return (f"The one head's rows carry {bits[0]:.2f} bits on average, {uniform_bits}; it puts {own[0]:.2f} on "
                 f"a token's own cluster, against the uniform {uniform_own:.2f}.")

@@ -61,9 +61,11 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
         layout["annotations"].append({
             "text": f"<b>h = {h}</b><br>test MSE {test_loss:.3f}", "showarrow": False, "xref": "paper",
             "yref": "paper", "x": (xd[0] + xd[1]) / 2, "y": yd[1], "yanchor": "bottom", "xanchor": "center"})
-    # what the line bounds: a mixing that ignores the input (a trained head's does not); two lines fit a panel
+    # What the line bounds: a mixing that ignores the input (a trained head's does not). On the second panel,
+    # whose curve has dropped below the line and whose left edge has no tick labels to run into on a phone.
+    sx = axis_suffix(min(1, k - 1))
     layout["annotations"].append({"text": "3/8: any input-<br>independent mixing", "showarrow": False,
-                                  "xref": "x domain", "yref": "y", "x": 1, "y": np.log10(floor), "xanchor": "right",
-                                  "yanchor": "bottom", "align": "right",
+                                  "xref": f"x{sx} domain", "yref": "y" + sx, "x": 1, "y": np.log10(floor),
+                                  "xanchor": "right", "yanchor": "bottom", "align": "right",
                                   "font": {"size": display.font_size, "color": "#D55E00"}})
     return {"data": data, "layout": layout}
