@@ -64,8 +64,8 @@ def test_the_figures_hold_each_measure_and_outline_the_cell(h):
 SENTENCE = re.compile(
     r"In head (\d+), for query (\d+), key (\d+) moves most: (\d+)\w\w of (\d+) by weight \(A\S+\[\d+, \d+\] = "
     r"([\d.]+)\) but (\d+)\w\w by influence \(N\S+\[\d+, \d+\] = [\d.]+ × ([\d.]+) = ([\d.]+)\)\. Its value "
-    r"through W_O is (short|long), ‖v\S+ W_O\S+‖ = ([\d.]+), and (?:each of the (\d+) keys that (?:pass it|it "
-    r"passes) has a (?:longer|shorter) one \(([\d.]+) to ([\d.]+)\)|the one key that (?:passes it|it passes), key "
+    r"through W_O is (short|long), ‖v\S+ W_O\S+‖ = ([\d.]+), and (?:each of the (\d+) keys (?:that pass it|it "
+    r"passes) has a (?:longer|shorter) one \(([\d.]+) to ([\d.]+)\)|the one key (?:that passes it|it passes), key "
     r"\d+, has a (?:longer|shorter) one \(([\d.]+)\))\. Spearman's ρ between the two rankings: ([+-][\d.]+); the "
     r"top keys (match|differ)")
 

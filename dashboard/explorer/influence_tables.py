@@ -44,9 +44,9 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     weight, size, infl = q.values[0, j], q.value_size[j], q.values[1, j]
     others = q.value_size[q.passed]
     down = n_rank > w_rank
-    keys = (f"the one key that {'passes it' if down else 'it passes'}, key {int(q.passed[0])}, has a "
+    keys = (f"the one key {'that passes it' if down else 'it passes'}, key {int(q.passed[0])}, has a "
             f"{'longer' if down else 'shorter'} one ({others[0]:.3f})") if len(others) == 1 else \
-           (f"each of the {len(others)} keys that {'pass it' if down else 'it passes'} has a "
+           (f"each of the {len(others)} keys {'that pass it' if down else 'it passes'} has a "
             f"{'longer' if down else 'shorter'} one ({others.min():.3f} to {others.max():.3f})")
     return (f"In head {i + 1}, for query {r}, key {j} moves most: {ordinal(w_rank)} of {n} by weight "
             f"({A}[{r}, {j}] = {weight:.3f}) but {ordinal(n_rank)} by influence "
@@ -108,12 +108,11 @@ def head_table(entropy: np.ndarray, effect: explain.HeadEffect, n: int) -> html.
                      html.Td(f"{o:.3f}"), html.Td(f"{o / t:.0%}" if t > 0 else "—")])
             for i, (e, t, o) in enumerate(zip(entropy, total, off))]
     return html.Table(
-        [html.Caption(f"Each head, averaged over the {n} outputs"),
-         html.Thead(html.Tr([html.Th("head", scope="col"), html.Th(f"entropy, bits (uniform {np.log2(n):.2f})",
-                                                                   scope="col"),
-                             html.Th("total influence Σⱼ N", scope="col"),
-                             html.Th("switched off: ‖Δ output‖", scope="col"),
-                             html.Th("left after cancelling", scope="col")])),
+        [html.Caption(f"Each head, averaged over the {n} outputs: its entropy (uniform attention: "
+                      f"{np.log2(n):.2f} bits), its total influence Σⱼ N⁽ⁱ⁾, the change ‖Δ output‖ when it is "
+                      "switched off, and how much of the total that is (the rest cancels)"),
+         html.Thead(html.Tr([html.Th("head", scope="col"), html.Th("bits", scope="col"),
+                             html.Th("Σⱼ N", scope="col"), html.Th("off", scope="col"), html.Th("kept", scope="col")])),
          html.Tbody(rows)],
         className="table table-sm drill-table influence-heads-table w-auto")
 

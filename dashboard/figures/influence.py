@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, SUPERSCRIPT, Display, cell_outline, heatmap_grid
+from . import DESKTOP, SUPERSCRIPT, Display, axis_suffix, cell_outline, heatmap_grid
 
 # ColorBrewer "Greens", sequential and colour-blind safe: not the weights' purple, so the two never pass for
 # one another, and the selection's vermilion outline stands out on it.
 INFLUENCE_SCALE = [[k / 8, c] for k, c in enumerate(
     ("#f7fcf5", "#e5f5e0", "#c7e9c0", "#a1d99b", "#74c476", "#41ab5d", "#238b45", "#006d2c", "#00441b"))]
 HEAD_EFFECT_TITLES = ("total influence Σⱼ N⁽ⁱ⁾", "switched off: ‖Δ output‖")
-LAYER_TITLES = ("N = ‖Σᵢ A⁽ⁱ⁾ v W_O⁽ⁱ⁾‖", "leave key j out: ‖Δ output‖", "gradient × input")
+NARROW_TICKS = 16  # outputs along an axis beyond which every fourth is labelled
+LAYER_TITLES = ("N, all heads", "leave key j out", "gradient × input")  # short: two a row on a phone
 
 
 def influence_label(i: int) -> str:
@@ -42,15 +43,18 @@ def layer_outlines(r: int, j: int) -> list[dict]:
 def head_effects(total: np.ndarray, switched_off: np.ndarray, display: Display = DESKTOP) -> dict:
     """Each head's total influence Σ_j N^(i)_rj on each output r and the change of output r when the head is
     switched off, both (h, n) [head, output r], one above the other on one scale. The cells are as wide as
-    the page allows, not square: h rows of up to 48 outputs."""
+    the page allows, not square: h rows of up to 48 outputs, one panel a row on a phone too."""
     h, n = total.shape
     heads = [f"head {i + 1}" for i in range(h)]
     titles = HEAD_EFFECT_TITLES
-    fig = heatmap_grid([total, switched_off], list(titles), max_cols=1, display=display, colorscale=INFLUENCE_SCALE,
-                       colorbar_title="size", x_title="output r", y_title="", row_labels=[heads, heads],
-                       panel_px=60 + 24 * h)
+    fig = heatmap_grid([total, switched_off], list(titles), max_cols=1, display=display._replace(narrow=False),
+                       colorscale=INFLUENCE_SCALE, colorbar_title="size", x_title="output r", y_title="",
+                       row_labels=[heads, heads], panel_px=60 + 24 * h)
     for p, (trace, title) in enumerate(zip(fig["data"], titles)):
-        fig["layout"]["yaxis" + ("" if p == 0 else str(p + 1))].pop("scaleanchor")
+        fig["layout"]["yaxis" + axis_suffix(p)].pop("scaleanchor")
+        if n > NARROW_TICKS:
+            fig["layout"]["xaxis" + axis_suffix(p)]["dtick"] = 4
         trace["text"] = [[head] * n for head in heads]  # the hover names the head, not its row index
         trace["hovertemplate"] = f"{title}<br>%{{text}}<br>output r = %{{x}}<br>size = %{{z:.3f}}<extra></extra>"
+    fig["layout"]["xaxis"]["showticklabels"] = False  # the same outputs as below: room for the lower title
     return fig
