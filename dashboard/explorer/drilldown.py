@@ -57,5 +57,6 @@ def update_drilldown(controls, cell):
         return html.P(message, className="text-danger small", role="alert")
     ex, result = model(s)
     i, r, j = selected
-    return html.Div([explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j),
-                     cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j)])
+    panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
+    panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the influence path
+    return panel
