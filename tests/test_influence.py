@@ -136,7 +136,8 @@ def test_a_large_weight_on_a_tiny_value_is_a_small_influence():
     # weight ranks 1 2 3 4, influence 3 2 1 4: rho = 1 - 6 (4 + 0 + 4 + 0) / (4 (16 - 1))
     assert q.rho[0] == pytest.approx(1 - 6 * 8 / 60)
     # with one head the mean weight is the weight and the layer's N is N^(1)
-    np.testing.assert_allclose(q.values[2], q.values[0]) and np.testing.assert_allclose(q.values[3], q.values[1])
+    np.testing.assert_allclose(q.values[2], q.values[0])
+    np.testing.assert_allclose(q.values[3], q.values[1])
 
 
 def test_ranks_and_spearman_against_a_count():

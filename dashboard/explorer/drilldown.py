@@ -1,9 +1,8 @@
 """Why is this weight large? The path from two tokens to one attention weight A^(i)_rj.
 
 A click on a cell of any per-head heatmap (or the three inputs, from the keyboard) selects head i,
-query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their products, the sum (the seed's
-logit B_i(x_r, x_j)), the scale, and the whole row r of scaled logits and weights with key j highlighted. Every
-number is the core's.
+query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their products, the sum
+(the logit), the scale, and the whole softmax row r with key j highlighted. Every number is the core's.
 """
 
 from __future__ import annotations
@@ -59,5 +58,5 @@ def update_drilldown(controls, cell):
     ex, result = model(s)
     i, r, j = selected
     panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
-    panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the weight's effect
+    panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the influence path
     return panel
