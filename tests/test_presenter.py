@@ -28,8 +28,9 @@ def test_number_keys_choose_h_and_arrows_step_the_head(page):
     assert "h=8" in page.url
     assert page.evaluate(SELECTED_HEAD) == "1"
     page.keyboard.press("ArrowRight")
-    wait_until(page, "() => document.getElementById('sel-head').value === '2'")
+    wait_until(page, "() => document.getElementById('sel-head').value === '2' && location.search.includes('head=2')")
     page.keyboard.press("ArrowLeft")
+    wait_until(page, "() => location.search.includes('head=1')")
     page.keyboard.press("ArrowLeft")  # from head 1 round to head h
     wait_until(page, "() => document.getElementById('sel-head').value === '8'")
     page.locator("#seed").fill("")
@@ -76,6 +77,7 @@ def test_arrows_step_the_training_on_the_learning_tab(page):
     page.keyboard.press("ArrowRight")
     wait_until(page, "() => location.search.includes('step=220')")
     page.keyboard.press("ArrowLeft")
+    wait_until(page, "() => location.search.includes('step=200')")
     page.keyboard.press("ArrowLeft")
     wait_until(page, "() => location.search.includes('step=180')")
 
