@@ -5,40 +5,62 @@
   const rules = () => window.explorerRules;  // rules.js loads after this file (Dash loads assets by name)
   const no = () => window.dash_clientside.no_update;
 
-  // The watched graphs near the screen, from half a screen above the viewport to half a screen below it, in
-  // the NEAR store. A gate that watches a graph passes only while it is near: a change of h redraws what the
-  // student can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a
-  // hidden tab is never near. Graphs are found by id at each check: dcc.Graph replaces its element as it loads.
+  // The watched graphs near the screen: from half a screen above the viewport to half a screen below it. A
+  // gate that watches graphs passes only while one of them is near: a change of h redraws what the student
+  // can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a hidden tab
+  // is never near. Graphs are found by id at each check: dcc.Graph replaces its element as it loads.
+  // Nearness is this module's own state, not a Dash store: a scroll releases the gates that waited for it
+  // and wakes no other callback (as a store input, each scroll ran every gate).
   const watched = new Set();
-  let nearStore = null;
-  let nearNow = "";
+  let near = [];
+  let gates = null;  // config.gates, once a gate has run
   let checkQueued = false;
+  const sent = {};  // gate id -> the values it last passed, as JSON
+  const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
+  const idle = new Set();  // gate ids whose values pass in the browser's idle time
+
+  function isNear(id) {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    const margin = window.innerHeight / 2;
+    return !!box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
+  }
   function checkGraphs() {
     checkQueued = false;
-    const margin = window.innerHeight / 2;
-    const near = [...watched].filter((id) => {
-      const graph = document.getElementById(id);
-      const box = graph && graph.getBoundingClientRect();
-      return box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
-    }).sort();
-    if (near.join() !== nearNow) {
-      nearNow = near.join();
-      window.dash_clientside.set_props(nearStore, { data: near });
-    }
+    near = [...watched].filter(isNear);
+    Object.keys(waiting).forEach(release);
   }
   // The near graph whose middle is nearest the middle of the screen: the one the student looks at.
-  function lookedAt(near) {
+  function lookedAt() {
     const offset = (graph) => {
       const box = document.getElementById(graph)?.getBoundingClientRect();
       return box ? Math.abs(box.top + box.height / 2 - window.innerHeight / 2) : Infinity;
     };
     return near.slice().sort((a, b) => offset(a) - offset(b))[0];
   }
-  const sent = {};  // gate id -> the values it last passed or has queued, as JSON
-  const latest = {};  // gate id -> the values waiting for idle time
+  function pass(id) {
+    const named = waiting[id];
+    delete waiting[id];
+    sent[id] = JSON.stringify(named);
+    return named;
+  }
+  // A waiting gate passes now if it watches nothing or the graph looked at, in idle time if it watches
+  // another near graph (so a WebGL cube or a table never delays the figure looked at), else it waits on.
+  function release(id) {
+    const watch = gates[id].watch;
+    if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
+    if (!watch.length || watch.includes(lookedAt())) {
+      window.dash_clientside.set_props(id, { data: pass(id) });
+    } else if (!idle.has(id)) {
+      idle.add(id);
+      requestIdleCallback(() => {
+        idle.delete(id);
+        if (id in waiting && gates[id].watch.some(isNear)) window.dash_clientside.set_props(id, { data: pass(id) });
+      }, { timeout: 1000 });
+    }
+  }
 
   function queueCheck() {
-    if (!checkQueued && watched.size && nearStore) {
+    if (!checkQueued && watched.size && gates) {
       checkQueued = true;
       requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
     }
@@ -137,7 +159,6 @@
 
   // Every listener the page needs, registered once, when the page's config arrives.
   function init(config) {
-    nearStore = config.ids.near;
     window.addEventListener("scroll", queueCheck, { passive: true });
     window.addEventListener("resize", queueCheck);
     new ResizeObserver(queueCheck).observe(document.documentElement);  // graphs and text that load move the rest
@@ -152,7 +173,6 @@
       const button = event.target.closest("." + config.presenter.present);
       if (button) present(button.closest(".figure-frame"), config);
     });
-    return [];
   }
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
@@ -167,34 +187,23 @@
       },
 
       // Hidden tabs do no work (dashboard/explorer/gate.py): a gate passes its controls' values on, by name,
-      // while one of its tabs is shown and one of the graphs it watches is near the screen, and only when
-      // they differ from those it last passed. The figure the student looks at draws first: a gate whose
-      // graphs are near the screen but not the one nearest its middle passes in the browser's idle time, after
-      // that figure's answer has been drawn, so a WebGL cube or a table never delays it.
-      gate: function (tab, near, ...values) {
+      // while one of its tabs is shown, once one of the graphs it watches is near the screen, and only when
+      // they differ from those it last passed. The figure the student looks at draws first (release).
+      gate: function (tab, ...values) {
         const config = values.pop();
         const passed = values.pop();
         const id = window.dash_clientside.callback_context.outputs_list.id;
-        const { tabs, watch, fields } = config.gates[id];
+        gates = config.gates;
+        const { tabs, watch, fields } = gates[id];
         watch.forEach((graph) => watched.add(graph));
         queueCheck();
-        if (!tabs.includes(tab) || (watch.length && !watch.some((graph) => near.includes(graph)))) return no();
+        delete waiting[id];  // a later change replaces what waits: the latest values pass, never starve
+        if (!tabs.includes(tab)) return no();
         const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
-        const json = JSON.stringify(named);
-        if (json === (sent[id] ?? JSON.stringify(passed))) return no();
-        const queued = id in latest;
-        sent[id] = json;
-        if (!watch.length || watch.includes(lookedAt(near))) {
-          delete latest[id];
-          return named;
-        }
-        latest[id] = named;  // a later change replaces what waits: it passes the latest values, never starves
-        if (!queued) {
-          requestIdleCallback(() => {
-            if (id in latest) window.dash_clientside.set_props(id, { data: latest[id] });
-            delete latest[id];
-          }, { timeout: 1000 });
-        }
+        if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed))) return no();
+        waiting[id] = named;
+        if (!watch.length || watch.includes(lookedAt())) return pass(id);
+        release(id);
         return no();
       },
 

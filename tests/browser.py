@@ -20,6 +20,21 @@ def launch_chromium(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
 
 
+class ReducedMotion:
+    """A browser whose new contexts ask for reduced motion unless told otherwise. Bootstrap scrolls smoothly
+    for everyone else, and each scroll a test makes then takes 0.4 s of animation before the page settles.
+    (Playwright emulates the media feature per context, so a Chromium switch cannot set it.)"""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"reduced_motion": "reduce", **options})
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_ms: int = 50):
     """Run the JS function `predicate` with page.evaluate until it returns something truthy; return that.
 

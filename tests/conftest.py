@@ -80,11 +80,11 @@ def app_url(tmp_path_factory):
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import launch_chromium
+    from tests.browser import ReducedMotion, launch_chromium
 
     with sync_playwright() as p:
         b = launch_chromium(p)
-        yield b
+        yield ReducedMotion(b)
         b.close()
 
 

@@ -80,6 +80,7 @@ STATE = """() => new Promise(resolve => requestAnimationFrame(() => {
 def choose(control: str, label: str) -> Callable:
     """Set a control to `label`: type it into a number box, click its radio button, or pick it in a dropdown."""
     exactly = re.compile(f"^{re.escape(label)}$")
+    starts = re.compile(f"^{re.escape(label)}")  # a tab's label ends with its short name for phones
 
     def act(page, arm):
         box = page.locator(f"#{control}")
@@ -89,7 +90,7 @@ def choose(control: str, label: str) -> Callable:
             box.press("Enter")
         elif box.locator("input[type=radio]").count():
             arm()
-            box.locator("label").filter(has_text=exactly).click()
+            box.locator("label").filter(has_text=starts).click()
         else:
             box.click()
             option = page.locator(".dash-dropdown-option").filter(has_text=exactly).first

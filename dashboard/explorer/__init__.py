@@ -12,7 +12,7 @@ from .. import limits
 from ..attention import HEAD_CHOICES
 from ..urls import url_param
 from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter
-from .ids import CONFIG, DISPLAY, HEADS, LECTURE, NEAR, SECTION_PREFIX, SEED, TAB, URL, section_id
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
 
@@ -34,14 +34,14 @@ def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "near": NEAR, "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
+           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "modelTabs": list(model_bar.TABS),
             "gates": gate.client_config(), "headOptions": head_options_config(),
             "presenter": presenter.client_config()}
 
 
 # Every listener the page needs (the graphs near the screen, a turned phone), registered once.
-clientside_callback("init", Output(NEAR, "data"), Input(CONFIG, "data"))
+clientside_callback("init", Input(CONFIG, "data"))
 
 # One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
 # figures and cameras persist.

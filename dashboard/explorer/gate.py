@@ -21,7 +21,7 @@ from .. import limits, trainer
 from ..attention import HEAD_CHOICES
 from ..figures import Display
 from ..state import Setting
-from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, LEARN_REQUESTED, NEAR, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY,
+from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, LEARN_REQUESTED, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY,
                   SIZE, TAB, TAU, WEIGHTS)
 from .wiring import clientside_callback
 
@@ -133,14 +133,14 @@ def gate(name: str, tabs: tuple[str, ...], controls: dict[str, Control], watch: 
     assert len(set(g.fields)) == len(g.fields), f"{name}: two controls send the same field"
     GATES.append(g)
     components = [component for control in controls.values() for component in control.fields.values()]
-    clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"), Input(NEAR, "data"),
+    clientside_callback("gate", Output(g.id, "data"), Input(TAB, "value"),
                         *[Input(component, prop) for component, prop in components],
                         State(g.id, "data"), State(CONFIG, "data"))
     return g
 
 
 def stores() -> list[dcc.Store]:
-    return [dcc.Store(id=NEAR, data=[])] + [dcc.Store(id=g.id) for g in GATES]
+    return [dcc.Store(id=g.id) for g in GATES]
 
 
 def client_config() -> dict:

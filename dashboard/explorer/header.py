@@ -18,8 +18,8 @@ from .wiring import clientside_callback
 
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
 SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (Enter and leaving the box included)
-# Shorter tab labels for the phone's one row of tabs; screen readers keep the whole label.
-PHONE_TAB_LABELS = {"example": "Example", "mixing": "Single vs multi"}
+# Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
+PHONE_TAB_LABELS = {"example": "Example", "mixing": "Mixing", "clinic": "Bugs"}
 
 # The header's own clientside callbacks: window.dash_clientside.header (assets/header.js).
 CALLBACKS = Callbacks("header")

@@ -15,7 +15,6 @@ WEIGHTS = "weights"  # the example's weights: limits.WEIGHTS
 HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps: the drill-down and the summary draw with them
 FORMS = "bilinear-forms"  # the bilinear forms, above the logits: the first grid a click can select a cell on
 INFLUENCE = "influence"  # each head's influence N^(i), below the drill-down: the last grid a click can select on
-NEAR = "near"  # the watched graphs near the screen now: a gate that watches one waits for it (gate.py)
 SECTION_PREFIX = "section-"
 
 
