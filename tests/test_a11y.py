@@ -69,7 +69,7 @@ def test_heatmaps_have_a_reading_and_their_numbers(page):
     text = page.locator("#heatmaps .figure-text")
     A = multi_head_attention(*worked_example(3)[:5], 2).A
     reading = text.locator("p").inner_text()
-    assert reading.startswith("A⁽¹⁾: 12 × 12") and f"to {A[0].max():.2f}" in reading
+    assert reading.startswith("head 1: 12 × 12") and f"to {A[0].max():.2f}" in reading
     tables = text.locator("table")
     assert tables.count() == 2
     cells = tables.nth(1).locator("tbody tr").nth(5).locator("td").all_inner_texts()

@@ -87,7 +87,7 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
     concat = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(h)], axis=1)
     for trace, expected in zip(fig["data"], [V, concat, W_O, out]):
         np.testing.assert_allclose(decode(trace["z"]), expected, rtol=1e-5, atol=1e-6)
-    assert fig["layout"]["yaxis3"]["ticktext"] == [f"from head {i}" for i in range(1, 5)]  # W_O's row blocks
+    assert fig["layout"]["yaxis3"]["ticktext"] == [f"head {i}" for i in range(1, 5)]  # W_O's row blocks
     assert "W_O is where they meet" in text
     sizes = [float(part.split(": ")[1]) for part in text.split("term: ")[1].rstrip(".").split(", ")]
     expected = [np.linalg.norm(A[i] @ V[:, 2 * i:2 * i + 2] @ W_O[2 * i:2 * i + 2]) for i in range(h)]

@@ -30,7 +30,14 @@ GRAPH_CONFIG = {
 }
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
-LECTURE_COLUMNS, LECTURE_PANEL_PX = 3, 520  # lecture mode: panels over 400 px wide on a 1920 px projector
+# Lecture mode at 1920 x 1080: the prose is 23.5 px, so figure text is 24 px, and a figure is at most
+# LECTURE_FIGURE_PX tall, so all of it fits under the header (which leaves 779 px or more). Its plot area is
+# about LECTURE_PLOT_PX wide (the full page less the axis titles, tick labels and colour bar).
+LECTURE_FONT_PX, LECTURE_FIGURE_PX, LECTURE_PLOT_PX, LECTURE_PANEL_MAX_PX = 24, 760, 1600, 600
+# A plot area's usual width (the page less the axis titles and colour bar) on a laptop and on a 390 px phone.
+DESKTOP_PLOT_PX, NARROW_PLOT_PX = 600, 290
+NARROW_COLORBAR_PX = 56  # on a phone the colour bar lies under the panels: they get the page's width
+MODEBAR_PX = 32  # on a phone the toolbar is always shown, top right: titles start below it
 _FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
@@ -51,8 +58,19 @@ class Display(NamedTuple):
         return cls(narrow=value.get("narrow") is True, lecture=value.get("lecture") is True)
 
     @property
+    def large(self) -> bool:
+        """Lecture mode on a page wide enough for it (on a phone, lecture mode changes only the text)."""
+        return self.lecture and not self.narrow
+
+    @property
     def font_size(self) -> int:
-        return 16 if self.lecture else 13
+        """Figure text: titles, axis titles, legends, colour bars; and in lecture mode tick labels too."""
+        return LECTURE_FONT_PX if self.large else 16 if self.lecture else 13
+
+    @property
+    def tick_size(self) -> int:
+        """Tick labels: in lecture mode as large as the rest, else a size that still reads (never below 12)."""
+        return self.font_size if self.lecture else 12
 
 
 DESKTOP = Display()
@@ -68,11 +86,20 @@ def typed_array(a, dtype: str = "f4") -> dict:
 
 
 def head_label(i: int) -> str:
-    """'A⁽³⁾' for head index 2: the seed's A^(i), numbered from 1, in plain text."""
+    """'A⁽³⁾' for head index 2: the seed's A^(i), numbered from 1, in plain text (for sentences; a
+    figure uses head_title)."""
     return "A" + f"({i + 1})".translate(SUPERSCRIPT)
 
 
+def head_title(i: int) -> str:
+    """'head 3' for head index 2: a head's name in a figure. A superscript index (A⁽³⁾, or Plotly's
+    A<sup>(3)</sup>) is drawn at 60 to 70 % of the title's size, too small to read from the back of a hall."""
+    return f"head {i + 1}"
+
+
 def base_layout(display: Display = DESKTOP, **extra) -> dict:
+    """A figure's layout: the display's font, a transparent background; on a phone, where Plotly shows its
+    toolbar all the time, MODEBAR_PX more top margin, so the toolbar covers no title."""
     layout = {
         "autosize": True,  # every draw takes the graph's width from its box, also the first after a hidden tab
         "font": {"family": _FONT_FAMILY, "size": display.font_size},
@@ -81,6 +108,10 @@ def base_layout(display: Display = DESKTOP, **extra) -> dict:
         "margin": {"l": 40, "r": 10, "t": 40, "b": 40},
     }
     layout.update(extra)
+    if display.narrow:
+        layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + MODEBAR_PX}
+        if "height" in layout:
+            layout["height"] += MODEBAR_PX
     return layout
 
 
@@ -121,18 +152,20 @@ def heatmap_grid(
     col_labels=None,
     value_name: str = "A",
     panel_px: int = 230,
+    y_label_chars: int | None = None,
 ) -> dict:
     """One heatmap per panel, all on one colour scale with one colour bar.
 
     `panels` is a sequence of 2-D arrays (e.g. the (h, n, n) attention cube).
     Row 0 is at the top and cells are square, as in the seed's imshow.
-    `row_labels` / `col_labels` give each panel its own tick labels. A phone-width page
-    (`display.narrow`) gets at most NARROW_COLUMNS panels a row; lecture mode fewer, larger panels.
+    `row_labels` / `col_labels` give each panel its own tick labels; `y_label_chars`, the longest row label
+    set later (by outline_blocks), makes room for it between the columns. A phone-width page
+    (`display.narrow`) gets at most NARROW_COLUMNS panels a row. `panel_px` is a row's height; in lecture
+    mode the rows take what the figure's LECTURE_FIGURE_PX leaves, so every panel fits one screen
+    (h = 8: two rows of four; h = 4: one row of four).
     """
     panels = [np.asarray(p) for p in panels]
     k = len(panels)
-    if display.lecture and not display.narrow:
-        max_cols, panel_px = min(max_cols, LECTURE_COLUMNS), max(panel_px, LECTURE_PANEL_PX)
     cols = min(NARROW_COLUMNS if display.narrow else max_cols, k)
     rows = rows_for(k, cols)
     if zmin is None:  # symmetric, for signed data
@@ -140,22 +173,43 @@ def heatmap_grid(
         zmin = -zmax
     elif zmax is None:
         zmax = float(max(p.max() for p in panels))
+    # Rows laid out in pixels, from the text they hold: a title above each panel, tick labels below it,
+    # and under the last row the x axis title.
+    lines = max(str(t).count("<br>") + 1 for t in titles)
+    title_px = round(display.font_size * (1.3 * lines + 0.3))
+    ticks_px = round(display.tick_size * 1.6)
+    top, bottom = title_px + 4, ticks_px + round(display.font_size * 1.6) + 6
+    row_gap = ticks_px + title_px + round(display.font_size * 0.5)
+    chars = y_label_chars or max(len(str(label)) for labels in row_labels or [[panels[0].shape[0] - 1]]
+                                 for label in labels)
+    gap = _column_gap(display, chars)
+    aspect = max(p.shape[0] / p.shape[1] for p in panels)  # a row's height for its width
+    if display.large:
+        by_height = (LECTURE_FIGURE_PX - top - bottom - (rows - 1) * row_gap) / rows
+        by_width = LECTURE_PLOT_PX * (1 - (cols - 1) * gap) / cols * aspect
+        panel_px = int(min(by_height, by_width, LECTURE_PANEL_MAX_PX))
+    elif display.narrow:  # as tall as a phone's width lets a panel be: no empty band under each row
+        panel_px = int(min(panel_px, NARROW_PLOT_PX * (1 - (cols - 1) * gap) / cols * aspect))
+    plot_px = rows * panel_px + (rows - 1) * row_gap
+    colorbar = {"title": {"text": colorbar_title, "side": "right"}, "thickness": 12, "len": 0.9}
+    if display.narrow:  # under the panels, across the page, so the panels take the page's width
+        bottom += NARROW_COLORBAR_PX
+        colorbar.update(orientation="h", x=0.5, xanchor="center", y=0, yanchor="bottom", yref="container",
+                        len=0.8, thickness=10)
     layout = base_layout(
         display,
-        height=rows * panel_px + 70,
-        margin={"l": 50, "r": 10, "t": 40, "b": 30},
-        coloraxis={
-            "colorscale": colorscale,
-            "cmin": zmin,
-            "cmax": zmax,
-            "colorbar": {"title": {"text": colorbar_title, "side": "right"}, "thickness": 12, "len": 0.9},
-        },
+        height=top + plot_px + bottom,
+        margin={"l": 50, "r": 10, "t": top, "b": bottom},
+        coloraxis={"colorscale": colorscale, "cmin": zmin, "cmax": zmax, "colorbar": colorbar},
         annotations=[],
     )
+    columns = grid_domains(k, cols, gap)
     data = []
-    for p, ((xd, yd), panel, title) in enumerate(zip(grid_domains(k, cols), panels, titles)):
+    for p, ((xd, _), panel, title) in enumerate(zip(columns, panels, titles)):
         sx = axis_suffix(p)
         n_rows, n_cols = panel.shape
+        y1 = 1 - (p // cols) * (panel_px + row_gap) / plot_px
+        yd = [max(y1 - panel_px / plot_px, 0), y1]
         data.append({
             "type": "heatmap",
             "z": typed_array(panel),
@@ -166,7 +220,7 @@ def heatmap_grid(
                              f"<br>{value_name} = %{{z:.3f}}<extra></extra>",
         })
         axis = {"showgrid": False, "zeroline": False, "ticks": "", "constrain": "domain",
-                "tickfont": {"size": display.font_size if display.lecture else display.font_size - 3}}
+                "tickfont": {"size": display.tick_size}}
         layout["xaxis" + sx] = {  # automargin: the title sits below the tick labels, however large they are
             **axis, "domain": xd, "anchor": "y" + sx, "title": {"text": x_title if p >= k - cols else ""},
             "automargin": True,
@@ -174,6 +228,7 @@ def heatmap_grid(
         }
         layout["yaxis" + sx] = {  # automargin: long row labels ("from head 1") widen the margin, not get cut
             **axis, "domain": yd, "anchor": "x" + sx, "autorange": "reversed", "scaleanchor": "x" + sx,
+            "constraintoward": "top",  # a panel narrower than its row stays under its title
             "automargin": True,
             "title": {"text": y_title if p % cols == 0 else ""},
             **_ticks(row_labels[p] if row_labels else None, n_rows, cols),
@@ -211,6 +266,13 @@ def cell_outline(p: int, r: int, j: int) -> dict:
     sx = axis_suffix(p)
     return {"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": j - 0.5, "x1": j + 0.5, "y0": r - 0.5,
             "y1": r + 0.5, "line": {"width": 3, "color": SELECTION_COLOUR}, "name": "selection"}
+
+
+def _column_gap(display: Display, chars: int) -> float:
+    """The gap between two columns of panels, a fraction of the plot's width: room for y tick labels of
+    `chars` characters, on the plot width usual for the display."""
+    width = LECTURE_PLOT_PX if display.large else NARROW_PLOT_PX if display.narrow else DESKTOP_PLOT_PX
+    return max(0.04 if display.large else 0.06, (chars * 0.62 * display.tick_size + 14) / width)
 
 
 def _ticks(labels, count: int, cols: int) -> dict:

@@ -6,33 +6,51 @@ import numpy as np
 
 from ..attention import merge_heads
 from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
-               PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_label, heatmap_grid, outline_blocks, typed_array)
+               PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_title, heatmap_grid, outline_blocks, typed_array)
 
 
 def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
-    """The seed's per-head figure: A (h, n, n) as panels A⁽¹⁾ … A⁽ʰ⁾, at most four a row (two on a phone)."""
-    return heatmap_grid(A, [head_label(i) for i in range(len(A))], display=display)
+    """The seed's per-head figure: A (h, n, n) as panels 'head 1' … 'head h', at most four a row (two on a phone)."""
+    return heatmap_grid(A, [head_title(i) for i in range(len(A))], display=display)
 
 
-def cube_layout() -> dict:
+# The cube's text, by display: (WebGL tick labels and head names, WebGL axis titles, the colour bar's SVG
+# text). WebGL text is drawn in the scene, in perspective, so its sizes are not CSS pixels: at the camera
+# below, the desktop's come out at about 14 to 18 px, and lecture mode's at 24 px or more.
+CUBE_TEXT = {"narrow": (13, 16, 14), "desktop": (14, 18, 16), "lecture": (18, 28, 24)}
+
+
+def cube_layout(display: Display = DESKTOP) -> dict:
     """The cube's layout. It does not depend on h or the seed, so updates replace only
-    `data` and the user's rotation and zoom survive."""
+    `data` and the user's rotation and zoom survive. It has no height: the page's CSS gives the graph its
+    box (assets/site/app.css, .webgl-figure), which the cube fills at any width. The page builds it for a
+    desktop, whose sizes fit a phone too; lecture mode's larger text needs the view to draw it again for the
+    page's display."""
+    ticks, titles, text = CUBE_TEXT["lecture" if display.large else "narrow" if display.narrow else "desktop"]
     # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
-    hidden_axis = {"showbackground": False, "showspikes": False, "color": MID_GREY}
+    axis = {"showbackground": False, "showspikes": False, "color": MID_GREY, "tickfont": {"size": ticks}}
     return base_layout(
-        Display(lecture=True),  # one layout for every display, so that it never changes: 16 px text
-        height=520,
+        display,
+        font={"family": base_layout()["font"]["family"], "size": text},
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
         showlegend=False,
         uirevision="cube",
-        meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/clientside.js
+        meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/explorer.js
         scene={
-            "xaxis": {**hidden_axis, "title": {"text": "key j"}, "dtick": 1, "tick0": 0},
-            "yaxis": {**hidden_axis, "title": {"text": "query r"}, "autorange": "reversed", "dtick": 1, "tick0": 0},
-            "zaxis": {**hidden_axis, "title": {"text": "head"}, "showticklabels": False},
+            # every fourth token, as on the heatmaps: the worked example's clusters of four
+            "xaxis": {**axis, "title": {"text": "key j", "font": {"size": titles}}, "dtick": 4, "tick0": 0},
+            "yaxis": {**axis, "title": {"text": "query r", "font": {"size": titles}}, "autorange": "reversed",
+                      "dtick": 4, "tick0": 0},
+            # plane i is at height i + 1, so the z axis's ticks name the heads, each at its plane's corner,
+            # for any h and any rotation: no name hides behind a plane or sits on another's
+            "zaxis": {**axis, "title": {"text": ""}, "tickmode": "linear", "tick0": 1, "dtick": 1,
+                      "tickprefix": "head ", "showgrid": False},
             "aspectmode": "manual",
-            "aspectratio": {"x": 1, "y": 1, "z": 0.9},
-            "camera": {"eye": {"x": 1.5, "y": -1.6, "z": 0.9}},
+            "aspectratio": {"x": 1, "y": 1, "z": 1},
+            # from the front left and above, the cube a little right of centre: the head names on its left
+            # edge stay in the frame on a phone
+            "camera": {"eye": {"x": 1.0, "y": -1.95, "z": 0.85}, "center": {"x": -0.1, "y": 0, "z": -0.08}},
+            "domain": {"x": [0, 1], "y": [0.12, 1]},  # the colour bar lies below
         },
     )
 
@@ -47,8 +65,9 @@ def cell_edges(n: int) -> np.ndarray:
 
 
 def cube_traces(A: np.ndarray) -> list[dict]:
-    """The (h, n, n) cube as h translucent planes, plane i at height i so head 1 is at the bottom as in
-    the seed, each cell a flat square coloured by A^(i)_rj on one scale; plus a text trace naming the planes."""
+    """The (h, n, n) cube as h translucent planes, plane i at height i + 1 (head i + 1: the z axis's ticks
+    name the planes) so head 1 is at the bottom as in the seed, each cell a flat square coloured by A^(i)_rj
+    on one scale."""
     h, n, _ = A.shape
     amax = float(A.max())
     edges = typed_array(cell_edges(n))
@@ -58,31 +77,22 @@ def cube_traces(A: np.ndarray) -> list[dict]:
             "type": "surface",
             "x": edges,
             "y": edges,
-            "z": typed_array(np.full((2 * n, 2 * n), i), "u1"),
+            "z": typed_array(np.full((2 * n, 2 * n), i + 1), "u1"),
             "surfacecolor": typed_array(A[i].repeat(2, axis=0).repeat(2, axis=1)),  # each cell's colour at its 4 corners
             "meta": {"samplesPerCell": 2},  # so the screen reader's table (assets/a11y.js) lists each cell once
             "cmin": 0.0,
             "cmax": amax,
             "colorscale": ATTENTION_SCALE,
             "showscale": i == 0,
-            "colorbar": {"title": {"text": "weight"}, "thickness": 12, "len": 0.7},
+            # across the bottom: the cube gets the graph's whole width
+            "colorbar": {"title": {"text": "weight", "side": "top"}, "thickness": 12, "len": 0.6, "orientation": "h",
+                         "x": 0.5, "xanchor": "center", "y": 0, "yanchor": "bottom"},
             "opacity": PLANE_OPACITY,
-            "name": head_label(i),
-            "hovertemplate": f"{head_label(i)}<br>query r = %{{y:.0f}}<br>key j = %{{x:.0f}}"
+            "name": head_title(i),
+            "hovertemplate": f"{head_title(i)}<br>query r = %{{y:.0f}}<br>key j = %{{x:.0f}}"
                              "<br>A = %{surfacecolor:.3f}<extra></extra>",
             "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
         })
-    traces.append({
-        "type": "scatter3d",
-        "mode": "text",
-        "x": [(n - 1) / 2] * h,  # along the middle of each plane's near edge: inside the scene on a phone too
-        "y": [-1.5] * h,
-        "z": list(range(h)),
-        "text": [f"head {i + 1}" for i in range(h)],
-        "textposition": "middle center",
-        "textfont": {"color": MID_GREY, "size": 16},  # WebGL text: one size that reads in lecture mode too
-        "hoverinfo": "skip",
-    })
     return traces
 
 
@@ -125,28 +135,44 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
         "colorscale": FEATURE_SCALE,
         "zmin": -m,
         "zmax": m,
-        "colorbar": {"title": {"text": "x"}, "thickness": 12, "len": 0.9},
+        "colorbar": {"title": {"text": "x"}, "thickness": 12},
         "hovertemplate": "token %{y}, feature %{x}<br>x = %{z:.3f}<extra></extra>",
     })
-    # side by side, or on a phone the projection above X, each with its title over it
-    (x1, y1), (x2, y2) = (([0, 1], [0.58, 1]), ([0, 1], [0, 0.4])) if display.narrow else \
-        (([0, 0.5], [0, 1]), ([0.62, 1], [0, 1]))
+    # Laid out in pixels from the text sizes: side by side, or on a phone the projection above X. Each has
+    # its title over it; the legend goes under the projection's axis title, X's colour bar beside X only.
+    fs, tick = display.font_size, display.tick_size
+    title_px, axis_px, legend_px = round(fs * 1.6) + 8, round(tick * 1.6 + fs * 2) + 18, round(fs * 1.5)
+    if display.narrow:
+        scatter_px, legend_rows, heat_px = 300, 2, 280
+        top, bottom = title_px, axis_px
+        plot_px = scatter_px + axis_px + legend_rows * legend_px + title_px + heat_px
+        heat_top = heat_px / plot_px
+        (x1, y1), (x2, y2) = ([0, 1], [1 - scatter_px / plot_px, 1]), ([0, 1], [0, heat_top])
+        legend_y, colorbar = y1[0] - axis_px / plot_px, {"y": 0, "yanchor": "bottom", "len": heat_top}
+    else:
+        plot_px = 400 if display.large else 280
+        top, bottom = title_px, axis_px + legend_px + 8
+        (x1, y1), (x2, y2) = ([0, 0.5], [0, 1]), ([0.62, 1], [0, 1])
+        legend_y, colorbar = -axis_px / plot_px, {"len": 1}
+    data[-1]["colorbar"].update(colorbar, lenmode="fraction")
     layout = base_layout(
         display,
-        height=760 if display.narrow else 400,
-        legend={"orientation": "h", "x": 0, "y": y1[0] - 0.08, "yanchor": "top"},
-        margin={"l": 60, "r": 10, "t": 40, "b": 50 if display.narrow else 90},
-        xaxis={"domain": x1, "title": {"text": "1st principal direction"}, "zeroline": False, "gridcolor": GRID},
+        height=top + plot_px + bottom,
+        legend={"orientation": "h", "x": 0, "y": legend_y, "yanchor": "top", "font": {"size": fs}},
+        margin={"l": 60, "r": 10, "t": top, "b": bottom},
+        xaxis={"domain": x1, "title": {"text": "1st principal direction"}, "zeroline": False, "gridcolor": GRID,
+               "tickfont": {"size": tick}},
         yaxis={"domain": y1, "title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x",
-               "gridcolor": GRID, "automargin": True},  # the title clears the tick labels at any font size
-        xaxis2={"domain": x2, "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False},
+               "gridcolor": GRID, "automargin": True, "tickfont": {"size": tick}},  # the title clears the ticks
+        xaxis2={"domain": x2, "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False,
+                "tickfont": {"size": tick}},
         yaxis2={"domain": y2, "anchor": "x2", "autorange": "reversed", "dtick": 1 if len(X) <= 16 else 4,
-                "title": {"text": "token", "standoff": 4}, "showgrid": False},
+                "title": {"text": "token", "standoff": 4}, "showgrid": False, "tickfont": {"size": tick}},
         annotations=[
             {"text": f"<b>{len(X)} tokens, {len(np.unique(cluster))} clusters</b>", "x": sum(x1) / 2, "y": y1[1],
-             "xref": "paper", "yref": "paper", "showarrow": False, "yanchor": "bottom"},
+             "xref": "paper", "yref": "paper", "showarrow": False, "yanchor": "bottom", "xanchor": "center"},
             {"text": "<b>X (n × d)</b>", "x": sum(x2) / 2, "y": y2[1], "xref": "paper", "yref": "paper",
-             "showarrow": False, "yanchor": "bottom"},
+             "showarrow": False, "yanchor": "bottom", "xanchor": "center"},
         ],
     )
     return {"data": data, "layout": layout}

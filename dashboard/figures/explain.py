@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, FEATURE_SCALE, SUBSCRIPT, Display, head_label, heatmap_grid, outline_blocks
+from . import DESKTOP, FEATURE_SCALE, SUBSCRIPT, Display, head_title, heatmap_grid, outline_blocks
 
 
 def _sub(i: int) -> str:
     return str(i + 1).translate(SUBSCRIPT)
+
+
+def _block(i: int, d_k: int) -> str:
+    """Head i's block of columns or rows: 'head 1', or 'h1' where a block is one cell wide."""
+    return head_title(i) if d_k > 1 else f"h{i + 1}"
 
 
 def bilinear_forms_figure(M: np.ndarray, ranks: np.ndarray, display: Display = DESKTOP) -> dict:
@@ -21,7 +26,7 @@ def bilinear_forms_figure(M: np.ndarray, ranks: np.ndarray, display: Display = D
 
 def logits_figure(logits: np.ndarray, display: Display = DESKTOP) -> dict:
     """Each head's logits X M_i X^T times the scale, (h, n, n): the numbers its softmax turns into A^(i)."""
-    titles = [f"logits of {head_label(i)}" for i in range(len(logits))]
+    titles = [f"logits, {head_title(i)}" for i in range(len(logits))]
     return heatmap_grid(logits, titles, display=display, zmin=None, colorscale=FEATURE_SCALE,
                         colorbar_title="logit", value_name="logit")
 
@@ -36,12 +41,11 @@ def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: n
     fig = heatmap_grid([V_full, concat, W_O, output],
                        ["V = X W_V", "[head₁ … headₕ]", "W_O", "MultiHead(X)"], display=display, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature", y_title="token",
-                       value_name="value")
+                       value_name="value", y_label_chars=len(_block(h - 1, d_k)))
     outline_blocks(fig, 0, [f"V{_sub(i)}" for i in range(h)], d_k, n)
-    outline_blocks(fig, 1, [f"head{_sub(i)}" for i in range(h)], d_k, n)
+    outline_blocks(fig, 1, [_block(i, d_k) for i in range(h)], d_k, n)
     # W_O's rows i*d_k … (i+1)*d_k - 1 multiply head_i: the only place where the heads' outputs meet
-    outline_blocks(fig, 2, [f"from head {i + 1}" if d_k > 1 else f"h{i + 1}" for i in range(h)], d_k, d, axis="y",
-                   title="")
+    outline_blocks(fig, 2, [_block(i, d_k) for i in range(h)], d_k, d, axis="y", title="")
     fig["layout"]["xaxis3"]["title"] = {"text": "output feature"}
     return fig
 
@@ -51,5 +55,5 @@ def feature_mixing_figure(mix: np.ndarray, r: int, d_k: int, display: Display = 
     n, d = mix.shape
     fig = heatmap_grid([mix], [f"query {r}: weight of key j in feature c"], display=display, x_title="feature c",
                        y_title="key j", value_name="weight", panel_px=330)
-    outline_blocks(fig, 0, [f"{head_label(i)}" for i in range(d // d_k)], d_k, n, title="feature c, by head")
+    outline_blocks(fig, 0, [_block(i, d_k) for i in range(d // d_k)], d_k, n, title="feature c, by head")
     return fig

@@ -33,10 +33,13 @@ def loss_curves(curves: dict, floor: float, display: Display = DESKTOP) -> dict:
     k = len(hs)
     cols = NARROW_COLUMNS if display.narrow else k
     rows = rows_for(k, cols)
-    row_px = 330 if display.lecture else 300
-    # between rows, room for the step axis title below and the next panel's two-line title above
+    row_px = 360 if display.lecture else 300
+    # between rows, room for the step axis title below and the next panel's two-line title above; the margins
+    # hold the tick labels and axis titles at the display's font size (24 px in lecture mode)
+    fs = display.font_size
     layout = base_layout(display, height=row_px * rows, showlegend=False, annotations=[], shapes=[],
-                         margin={"l": 60, "r": 25, "t": 60, "b": 50})  # r: room for the last tick, 400
+                         margin={"l": max(60, 4 * fs), "r": 25, "t": max(60, round(2.8 * fs)),
+                                 "b": max(50, round(3.2 * fs))})  # r: room for the last tick, 400
     gap = 0.08 if rows == 1 else 0.16
     data = []
     for p, ((xd, yd), h) in enumerate(zip(grid_domains(k, cols, gap=gap), hs)):

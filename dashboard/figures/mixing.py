@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, Display, head_label, heatmap_grid
+from . import DESKTOP, Display, head_title, heatmap_grid
 
 
 def single_head_heatmap(A_single: np.ndarray, zmax: float, display: Display = DESKTOP) -> dict:
@@ -13,8 +13,8 @@ def single_head_heatmap(A_single: np.ndarray, zmax: float, display: Display = DE
 
 
 def multi_head_heatmaps(A: np.ndarray, d_k: int, zmax: float, display: Display = DESKTOP) -> dict:
-    """A^(i) labelled by the output columns it mixes: head i writes columns i*d_k .. (i+1)*d_k - 1."""
+    """A^(i), titled 'head i' and the output columns it mixes: head i writes columns i*d_k .. (i+1)*d_k - 1."""
     h = len(A)
-    titles = [f"{head_label(i)}: cols {i * d_k}–{(i + 1) * d_k - 1}" if d_k > 1 else f"{head_label(i)}: col {i}"
+    titles = [f"{head_title(i)}: cols {i * d_k}–{(i + 1) * d_k - 1}" if d_k > 1 else f"{head_title(i)}: col {i}"
               for i in range(h)]
     return heatmap_grid(A, titles, zmax=zmax, display=display, panel_px=330 if h == 1 else 230)
