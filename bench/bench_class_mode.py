@@ -229,7 +229,7 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
     held = {k: Counter(r["answer"] for r in rows if r["vote"] == str(k)) for k in (1, 2)}
     lost = sum(max(0, n - held[k][f"key {v}"]) for k in (1, 2) for v, n in Counter(sent[k].values()).items())
     results = str(revealed[ids.RESULTS]["children"])
-    both = f"Vote 1: " in results and f"Vote 2: " in results and revealed[ids.COUNT]["children"] == \
+    both = "Vote 1: " in results and "Vote 2: " in results and revealed[ids.COUNT]["children"] == \
         f"{STUDENTS} joined · {STUDENTS} answered vote 2"
     own = all(saw.get(s, "").startswith(f"You answered key {sent[1][s]} then key {sent[2][s]}.") for s in sent[2])
     print(f"{name}: {len(sent[1])} students voted, {len(sent[2])} voted again, {len(answers)} answer posts (changes "

@@ -251,7 +251,7 @@ def test_how_much_follows_the_spread_of_its_row(client, b):
     for sid, value in zip(sids, [row[9], row[9] + 2 * tolerance, 0.9]):
         assert answer(client, b, code, sid, qid, float(value), slider=True) == SENT1
     results = post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"]
-    assert f"The class: 1 of 3 answers right" in text(results)
+    assert "The class: 1 of 3 answers right" in text(results)
     labels = [r["props"]["children"][0]["props"]["children"] for r in
               results["props"]["children"][1]["props"]["children"][2]["props"]["children"]]
     assert labels[0].startswith("under ") and labels[-1].startswith("over ") and len(labels) == 10

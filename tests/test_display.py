@@ -3,7 +3,8 @@ dark mode, the equivariance tab's bad orders and the learning lab's URL and axes
 
 import pytest
 
-from tests.test_a11y import wait_drawn
+from tests.browser import wait_until
+from tests.test_a11y import wait_drawn, wait_graph
 
 pytestmark = pytest.mark.browser
 
@@ -26,18 +27,20 @@ def open_page(browser, url, width=1440, height=900, scheme="light"):
     return page
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_header_is_opaque(browser, app_url, scheme):
-    page = open_page(browser, app_url + "/", 390, 844, scheme)
-    wait_drawn(page, "example")
-    colour = page.evaluate("getComputedStyle(document.querySelector('nav.controls')).backgroundColor")
-    assert colour.startswith("rgb(") or (colour.startswith("rgba(") and not colour.endswith(", 0)")), colour
+def test_header_is_opaque(browser, app_url):
+    page = open_page(browser, app_url + "/", 390, 844)
+    page.wait_for_selector("nav.controls")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        wait_until(page, "s => document.documentElement.dataset.bsTheme === s", scheme)
+        colour = page.evaluate("getComputedStyle(document.querySelector('nav.controls')).backgroundColor")
+        assert colour.startswith("rgb(") or (colour.startswith("rgba(") and not colour.endswith(", 0)")), colour
     page.context.close()
 
 
 def test_formulas_keep_their_size_on_a_phone(browser, app_url):
     page = open_page(browser, app_url + "/", 390, 844)
-    wait_drawn(page, "example")
+    page.wait_for_selector("#section-example .math-display img.formula")
     for _ in range(100):  # polled: the CSP forbids wait_for_function with a string
         if page.evaluate("() => Array.from(document.querySelectorAll('img.formula')).every(i => i.complete)"):
             break
@@ -98,7 +101,8 @@ def test_dark_mode_inverts_the_heatmaps_colour_bar_but_not_the_cubes(browser, ap
     """The heatmaps are drawn inverted in dark mode, and so is their colour bar; the cube's WebGL planes keep
     their colours, so its colour bar must too, or high and low would read the wrong way round."""
     page = open_page(browser, app_url + "/?h=2", scheme="dark")
-    wait_drawn(page, "example")
+    wait_graph(page, "heatmaps")
+    wait_graph(page, "cube")
     bar = "id => getComputedStyle(document.querySelector(`#${id} .colorbar .cbfills`)).filter"
     assert "invert" in page.evaluate(bar, "heatmaps") and page.evaluate(bar, "cube") == "none"
     page.context.close()

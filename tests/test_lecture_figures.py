@@ -13,8 +13,8 @@ from dashboard import figures
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
 from dashboard.figures import Display, example, explain, mixing
 from dashboard.limits import TABS
-from tests.browser import wait_until
-from tests.test_a11y import wait_drawn
+from tests.browser import TWO_FRAMES, wait_until
+from tests.test_a11y import wait_drawn, wait_graph
 from tests.util import decode
 
 LECTURE, PHONE = Display(lecture=True), Display(narrow=True)
@@ -115,8 +115,7 @@ def open_page(browser, url, width, height, scheme="light"):
 @pytest.mark.parametrize("h", [4, 8])
 def test_every_head_fits_under_the_header_at_1920(browser, app_url, h):
     page = open_page(browser, f"{app_url}/?h={h}&weights=trained&lecture=1", 1920, 1080)
-    wait_drawn(page, "example")
-    page.locator("#heatmaps").scroll_into_view_if_needed()
+    wait_graph(page, "heatmaps")
     box = page.evaluate("""() => {
       const gd = document.querySelector('#heatmaps .js-plotly-plot');
       const panels = Array.from(gd.querySelectorAll('.heatmaplayer image'), i => i.getBoundingClientRect());
@@ -182,7 +181,7 @@ def test_on_a_phone_the_toolbar_covers_no_title(browser, app_url, tab):
 @pytest.mark.browser
 def test_on_a_phone_the_tokens_colour_bar_and_legend_cover_nothing(browser, app_url):
     page = open_page(browser, f"{app_url}/?h=8&weights=trained", 390, 844)
-    wait_drawn(page, "example")
+    wait_graph(page, "tokens")
     tokens = next(g for g in page.evaluate(PHONE_BOXES, "section-example") if g["graph"] == "tokens")
     scatter = next(p for p in tokens["plots"] if p["id"] == "xy")
     (colorbar,) = tokens["colorbars"]
@@ -234,12 +233,11 @@ def png_pixels(data: bytes) -> np.ndarray:
 def cube_drawing(page) -> tuple[dict, np.ndarray]:
     """The cube graph's box and its WebGL drawing alone (the SVG layers and toolbar hidden), as a mask of the
     pixels that differ from the page's background."""
-    page.locator("#cube").scroll_into_view_if_needed()
-    wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')?._fullData?.length > 0")
+    wait_graph(page, "cube")
     page.evaluate("""() => { document.querySelector('nav').style.position = 'static';
       document.querySelectorAll('#cube .main-svg, #cube .modebar-container, #cube .present-button')
         .forEach(e => { e.style.visibility = 'hidden'; }); }""")
-    page.wait_for_timeout(500)  # a frame for WebGL to draw
+    page.evaluate(TWO_FRAMES)  # WebGL draws the frame after the change
     graph = page.locator("#cube .js-plotly-plot")
     pixels = png_pixels(graph.screenshot())
     background = pixels[:3, :3].reshape(-1, 3)[0]
@@ -250,7 +248,6 @@ def cube_drawing(page) -> tuple[dict, np.ndarray]:
 def test_on_a_phone_the_cube_stays_in_its_frame(browser, app_url):
     """The planes, the head names and the axis titles: nothing drawn at the graph's left or right edge."""
     page = open_page(browser, f"{app_url}/?h=8&weights=trained", 390, 844)
-    wait_drawn(page, "example")
     box, drawn = cube_drawing(page)
     columns = np.flatnonzero(drawn.any(axis=0))
     assert columns.size and columns[0] >= 3 and columns[-1] <= drawn.shape[1] - 4, (columns[:1], columns[-1:], box)
@@ -260,7 +257,6 @@ def test_on_a_phone_the_cube_stays_in_its_frame(browser, app_url):
 @pytest.mark.browser
 def test_in_lecture_mode_the_cube_fills_its_box(browser, app_url):
     page = open_page(browser, f"{app_url}/?h=8&weights=trained&lecture=1", 1920, 1080)
-    wait_drawn(page, "example")
     box, drawn = cube_drawing(page)
     rows, columns = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
     height, width = rows[-1] - rows[0], columns[-1] - columns[0]
@@ -274,7 +270,7 @@ def test_the_cube_draws_each_planes_name_at_its_height(browser, app_url):
     """What the browser drew: the z axis's tick labels 'head 1' … 'head 4' at the heights of the planes; with
     head 2 brought forward, 'head 2' is at the height of the plane that stays opaque."""
     page = open_page(browser, f"{app_url}/?h=4&weights=trained", 1440, 900)
-    wait_drawn(page, "example")
+    wait_graph(page, "cube")
     page.locator("#cube-focus label", has_text="head 2").click()
     # the tick labels WebGL drew (gl-axes' own list, in the scene's scaled units) and the planes' heights
     drawn = """() => { const gd = document.querySelector('#cube .js-plotly-plot'), scene = gd._fullLayout.scene._scene;

@@ -1,7 +1,5 @@
 """Class mode's store, against SQLite and a real PostgreSQL server (tests/pg.py)."""
 
-import csv
-import io
 import itertools
 import os
 import signal
@@ -363,7 +361,7 @@ def test_a_forged_answer_is_refused_and_nothing_changes(store, kind, n, value):
 def test_a_question_id_from_another_session_is_not_found(store):
     code, token = store.create_session(ADDRESS)
     other, other_token = store.create_session(ADDRESS)
-    q = key_question(store, code, token)
+    key_question(store, code, token)  # this session has a question open, only not that one
     q_other = key_question(store, other, other_token)
     [a] = joined(store, code, 1)
     for forged in (q_other, "nonsense", None, 3, "x" * 1000, "\ud800" * 16, "A" * 15 + "\u0000"):

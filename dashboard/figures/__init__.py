@@ -97,6 +97,13 @@ def head_title(i: int) -> str:
     return f"head {i + 1}"
 
 
+def clear_toolbar(layout: dict) -> None:
+    """MODEBAR_PX more top margin (and height, if set): room for a phone's toolbar above the titles."""
+    layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + MODEBAR_PX}
+    if "height" in layout:
+        layout["height"] += MODEBAR_PX
+
+
 def base_layout(display: Display = DESKTOP, **extra) -> dict:
     """A figure's layout: the display's font, a transparent background; on a phone, where Plotly shows its
     toolbar all the time, MODEBAR_PX more top margin, so the toolbar covers no title."""
@@ -109,9 +116,7 @@ def base_layout(display: Display = DESKTOP, **extra) -> dict:
     }
     layout.update(extra)
     if display.narrow:
-        layout["margin"] = {**layout["margin"], "t": layout["margin"]["t"] + MODEBAR_PX}
-        if "height" in layout:
-            layout["height"] += MODEBAR_PX
+        clear_toolbar(layout)
     return layout
 
 

@@ -5,25 +5,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, SUPERSCRIPT, Display, axis_suffix, cell_outline, heatmap_grid
+from . import DESKTOP, SUPERSCRIPT, Display, axis_suffix, cell_outline, clear_toolbar, head_title, heatmap_grid
 
 # ColorBrewer "Greens", sequential and colour-blind safe: not the weights' purple, so the two never pass for
 # one another, and the selection's vermilion outline stands out on it.
 INFLUENCE_SCALE = [[k / 8, c] for k, c in enumerate(
     ("#f7fcf5", "#e5f5e0", "#c7e9c0", "#a1d99b", "#74c476", "#41ab5d", "#238b45", "#006d2c", "#00441b"))]
-HEAD_EFFECT_TITLES = ("total influence Σⱼ N⁽ⁱ⁾", "switched off: ‖Δ output‖")
+# plain text: a superscript or subscript is drawn at 60-70 % of a title, too small in a hall
+HEAD_EFFECT_TITLES = ("total influence (sum over keys j)", "switched off: ‖Δ output‖")
 NARROW_TICKS = 16  # outputs along an axis beyond which every fourth is labelled
 LAYER_TITLES = ("N, all heads", "leave key j out", "gradient × input")  # short: two a row on a phone
 
 
 def influence_label(i: int) -> str:
-    """'N⁽³⁾' for head index 2."""
+    """'N⁽³⁾' for head index 2, in sentences and tables (a figure names it head_title)."""
     return "N" + f"({i + 1})".translate(SUPERSCRIPT)
 
 
 def per_head_influence(N: np.ndarray, display: Display = DESKTOP) -> dict:
     """N^(i)_rj = A^(i)_rj ‖v_j^(i) W_O^(i)‖, (h, n, n): one panel per head, as the attention heatmaps."""
-    return heatmap_grid(N, [influence_label(i) for i in range(len(N))], display=display, colorscale=INFLUENCE_SCALE,
+    return heatmap_grid(N, [head_title(i) for i in range(len(N))], display=display, colorscale=INFLUENCE_SCALE,
                         colorbar_title="‖A v W_O‖", value_name="N")
 
 
@@ -57,4 +58,6 @@ def head_effects(total: np.ndarray, switched_off: np.ndarray, display: Display =
         trace["text"] = [[head] * n for head in heads]  # the hover names the head, not its row index
         trace["hovertemplate"] = f"{title}<br>%{{text}}<br>output r = %{{x}}<br>size = %{{z:.3f}}<extra></extra>"
     fig["layout"]["xaxis"]["showticklabels"] = False  # the same outputs as below: room for the lower title
+    if display.narrow:  # one panel a row as on a desktop, and the phone's toolbar above the titles
+        clear_toolbar(fig["layout"])
     return fig
