@@ -1,4 +1,5 @@
-"""Screenshot every tab at phone, laptop and projector width, light and dark, and in lecture mode at 1920.
+"""Screenshot every tab at phone, laptop and projector width, light and dark; in lecture mode at 1920; and the
+presenter view of the heatmaps at 1920. The worked example shows the learning lab's trained layer (h = 8).
 
     python tools/screenshots.py [URL] [OUT_DIR]      (default http://127.0.0.1:8050, screenshots/)
 """
@@ -10,35 +11,45 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard.limits import TABS  # noqa: E402
-from tests.browser import launch_chromium  # noqa: E402
+from tests.browser import TWO_FRAMES, launch_chromium, wait_until  # noqa: E402
+from tests.test_a11y import wait_drawn  # noqa: E402
 
 SIZES = {"390": (390, 844), "1440": (1440, 900), "1920": (1920, 1080)}
-MODES = [(size, scheme, "") for size in SIZES for scheme in ("light", "dark")] + [("1920", "light", "&lecture=1"),
-                                                                                 ("1920", "dark", "&lecture=1")]
-DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .js-plotly-plot`);
-  return plots.length > 0 && Array.from(plots).every(gd => gd._fullData && gd._fullData.length > 0); }"""
+MODES = [(size, scheme, "") for size in SIZES for scheme in ("light", "dark")] + [
+    ("1920", scheme, "lecture") for scheme in ("light", "dark")]
+QUERY = "h=8&weights=trained"
 
 
 def main(url: str = "http://127.0.0.1:8050", out: str = "screenshots") -> None:
     Path(out).mkdir(exist_ok=True)
     with sync_playwright() as p:
         browser = launch_chromium(p)
-        for size, scheme, extra in MODES:
+        for size, scheme, mode in MODES:
             w, h = SIZES[size]
-            page = browser.new_page(viewport={"width": w, "height": h}, color_scheme=scheme)
+            page = browser.new_page(viewport={"width": w, "height": h}, color_scheme=scheme, reduced_motion="reduce")
             errors = []
             page.on("console", lambda m: m.type == "error" and errors.append(m.text))
             for tab in TABS:
-                page.goto(f"{url}/?tab={tab}&h=8&seed=3{extra}")
-                page.wait_for_selector(f"#section-{tab} .js-plotly-plot .main-svg", timeout=20000)
-                for _ in range(200):  # polled: the page's CSP forbids wait_for_function with a string
-                    if page.evaluate(DRAWN, f"section-{tab}"):
-                        break
-                    page.wait_for_timeout(100)
-                page.wait_for_timeout(800)
-                path = f"{out}/{tab}-{size}-{scheme}{'-lecture' if extra else ''}.png"
+                page.goto(f"{url}/?tab={tab}&{QUERY}{'&lecture=1' if mode else ''}")
+                wait_drawn(page, tab)
+                path = f"{out}/{tab}-{size}-{scheme}{'-' + mode if mode else ''}.png"
                 page.screenshot(path=path, full_page=True)
                 print(path, "console errors:", errors)
+            page.close()
+        for scheme in ("light", "dark"):  # the presenter view: P on the figure in the middle of the screen
+            page = browser.new_page(viewport={"width": 1920, "height": 1080}, color_scheme=scheme,
+                                    reduced_motion="reduce")
+            page.goto(f"{url}/?{QUERY}")
+            wait_drawn(page, "example")
+            page.evaluate("document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
+            page.evaluate(TWO_FRAMES)
+            page.keyboard.press("p")
+            wait_until(page, "() => document.documentElement.classList.contains('presenting')")
+            wait_until(page, """() => { const gd = document.querySelector('.presented .js-plotly-plot');
+              return gd && gd._fullLayout.font.size >= 24 && !gd.closest('.dash-graph--pending'); }""")
+            path = f"{out}/presenter-heatmaps-1920-{scheme}.png"
+            page.screenshot(path=path)
+            print(path)
             page.close()
         browser.close()
 
