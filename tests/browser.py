@@ -35,13 +35,18 @@ class ReducedMotion:
         return getattr(self._browser, name)
 
 
-def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_ms: int = 50):
+def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_ms: int = 50, look_at: str = ""):
     """Run the JS function `predicate` with page.evaluate until it returns something truthy; return that.
+    With `look_at`, each poll first scrolls that element to the middle of the screen, as a student looking at
+    it would (a figure draws near the screen); it is found by id each time, since dcc.Graph replaces its
+    element as it loads.
 
     Not page.wait_for_function: with a string it `eval`s in the page, which works today only because
     DevTools evaluation is exempt from the page's CSP (no 'unsafe-eval')."""
     deadline = time.monotonic() + timeout
     while True:
+        if look_at:
+            page.evaluate("id => document.getElementById(id)?.scrollIntoView({block: 'center'})", look_at)
         value = page.evaluate(predicate, arg)
         if value:
             return value
@@ -66,3 +71,4 @@ def scroll_through(page) -> None:
         y += page.evaluate("window.innerHeight") // 2
     page.evaluate("window.scrollTo(0, 0)")
     page.evaluate(TWO_FRAMES)
+

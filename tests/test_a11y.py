@@ -27,12 +27,10 @@ def wait_drawn(page, tab):
 
 
 def wait_graph(page, graph):
-    """One graph drawn and described: scrolled to, as a student would, since a figure draws near the screen.
-    (Found by id at each poll: dcc.Graph replaces its element as it loads.)"""
-    wait_until(page, """id => { const frame = document.getElementById(id);
-      frame?.scrollIntoView({block: 'center'});
-      const gd = frame?.querySelector('.js-plotly-plot');
-      return gd && gd._fullData && gd._fullData.length > 0 && gd.querySelector('.figure-text'); }""", graph, timeout=40)
+    """One graph drawn and described, looked at as a student would."""
+    wait_until(page, """id => { const gd = document.querySelector(`#${id} .js-plotly-plot`);
+      return gd && gd._fullData && gd._fullData.length > 0 && gd.querySelector('.figure-text'); }""", graph,
+               timeout=40, look_at=graph)
 
 
 def violations(page) -> list[str]:

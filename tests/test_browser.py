@@ -25,16 +25,13 @@ TRACES = """id => {
 
 def open_view(page, query=""):
     page.goto(page.base + "/" + query)
-    scroll_through(page)
-    page.wait_for_selector("#heatmaps .js-plotly-plot .heatmaplayer image", state="attached", timeout=20000)
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot .heatmaplayer image')", look_at="heatmaps")
 
 
 def wait_heads(page, graph, kind, h):
     """Look at the graph (a figure far from the screen waits to be scrolled to) until it shows h heads."""
-    page.wait_for_selector(f"#{graph} .js-plotly-plot", state="attached")
-    page.locator(f"#{graph}").scroll_into_view_if_needed()
     wait_until(page, "([id, kind, h]) => document.querySelector(`#${id} .js-plotly-plot`)?._fullData"
-                     "?.filter(t => t.type === kind).length === h", [graph, kind, h])
+                     "?.filter(t => t.type === kind).length === h", [graph, kind, h], look_at=graph)
 
 
 def query(page) -> dict:
@@ -57,6 +54,7 @@ def core_attention(h, seed):
 
 def test_page_loads_without_errors_or_other_hosts(page):
     open_view(page)
+    scroll_through(page)  # every figure asks for its data
     wait_heads(page, "cube", "surface", 4)
     page.wait_for_selector(".math-display img.formula", state="attached")  # the formulas are typeset
     assert page.errors == []

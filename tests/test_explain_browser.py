@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from dashboard.attention import multi_head_attention, worked_example
-from tests.browser import scroll_through, wait_until
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +30,9 @@ def weight(h, seed, i, r, j):
 
 def test_clicking_a_cell_explains_that_weight(page):
     page.goto(page.base + "/?h=4&seed=2")
-    scroll_through(page)
-    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4")
-    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
-    page.locator("#heatmaps").scroll_into_view_if_needed()
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')", look_at="drilldown")
+    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 4",
+               look_at="heatmaps")
     point = page.evaluate(CELL_CENTRE, ["heatmaps", 2, 7, 3])  # head 3, query 7, key 3
     page.mouse.click(point["x"], point["y"])
     expected = f"A⁽³⁾[7, 3] = {weight(4, 2, 2, 7, 3):.3f}"
@@ -48,20 +47,18 @@ def test_clicking_a_cell_explains_that_weight(page):
 
 def test_a_link_opens_with_that_selection(page):
     page.goto(page.base + "/?h=8&seed=5&head=6&query=11&key=0")
-    scroll_through(page)
-    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')", look_at="drilldown")
     assert f"A⁽⁶⁾[11, 0] = {weight(8, 5, 5, 11, 0):.3f}" in summary(page)
     page.goto(page.base + "/?h=2&head=6&query=99&key=x")  # junk: the defaults, or the app's own message
-    scroll_through(page)
-    wait_until(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown [role=alert], #drilldown .drill-summary')",
+               look_at="drilldown")
     assert "There is no head 6 with h = 2" in page.inner_text("#drilldown")
     assert page.errors == []
 
 
 def test_the_keyboard_selects_a_cell(page):
     page.goto(page.base + "/?h=2&seed=0")
-    scroll_through(page)
-    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')", look_at="drilldown")
     for field, value in [("#sel-head", "2"), ("#sel-query", "4"), ("#sel-key", "9")]:
         page.focus(field)
         page.keyboard.press("Control+A")
@@ -77,8 +74,8 @@ def test_the_keyboard_selects_a_cell(page):
 
 def test_scale_and_size_reach_every_view_and_the_url(page):
     page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
-    scroll_through(page)
-    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2")
+    wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2",
+               look_at="heatmaps")
     from dashboard.attention import worked_example
 
     ex = worked_example(1, 8)
@@ -99,8 +96,7 @@ def test_download_gives_the_cores_numbers(page):
     import json
 
     page.goto(page.base + "/?h=4&seed=3")
-    scroll_through(page)
-    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')")
+    wait_until(page, "() => document.querySelector('#drilldown .drill-summary')", look_at="drilldown")
     with page.expect_download() as info:
         page.click("#download-json")
     state = json.loads(open(info.value.path()).read())

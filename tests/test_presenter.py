@@ -3,7 +3,7 @@
 import pytest
 
 from dashboard.explorer import presenter
-from tests.browser import scroll_through, wait_until
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -16,9 +16,7 @@ PRESENTED = """() => { const f = document.querySelector('.figure-frame.presented
 
 def open_heatmaps(page, query="?weights=trained&h=4"):
     page.goto(page.base + "/" + query)
-    scroll_through(page)
-    page.locator("#heatmaps").scroll_into_view_if_needed()
-    wait_until(page, HEAT_TRACES)
+    wait_until(page, HEAT_TRACES, look_at="heatmaps")
 
 
 def test_number_keys_choose_h_and_arrows_step_the_head(page):
@@ -58,7 +56,7 @@ def test_p_presents_the_figure_in_the_middle_alone_and_esc_leaves(page):
 
 def test_each_figure_has_a_button_that_presents_it(page):
     open_heatmaps(page)
-    page.locator("#cube").scroll_into_view_if_needed()
+    wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')?._fullData?.length", look_at="cube")
     button = page.locator(".figure-frame:has(#cube) .present-button")
     button.click()
     assert wait_until(page, PRESENTED)["graph"] == "cube"
