@@ -3,7 +3,7 @@
 import pytest
 
 from dashboard.explorer import presenter
-from tests.browser import wait_until
+from tests.browser import SETTLED, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -17,12 +17,15 @@ PRESENTED = """() => { const f = document.querySelector('.figure-frame.presented
 def open_heatmaps(page, query="?weights=trained&h=4"):
     page.goto(page.base + "/" + query)
     wait_until(page, HEAT_TRACES, look_at="heatmaps")
+    wait_until(page, SETTLED, "#section-example")  # a key pressed while the page still loads may be undone
 
 
 def test_number_keys_choose_h_and_arrows_step_the_head(page):
     open_heatmaps(page)
     page.keyboard.press("8")
-    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullData.length === 8")
+    # the lecturer keeps looking at the heatmaps, which the taller figures above them push down the page
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullData.length === 8",
+               look_at="heatmaps")
     assert "h=8" in page.url
     assert page.evaluate(SELECTED_HEAD) == "1"
     page.keyboard.press("ArrowRight")
