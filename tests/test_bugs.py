@@ -11,6 +11,7 @@ import pytest
 from dashboard import backprop, bugs, checks, training
 from dashboard.attention import HEAD_CHOICES, worked_example
 from tests.conftest import ROOT
+from tests.util import numeric_gradients
 
 
 def loop_layer(X, W_Q, W_K, W_V, W_O, h, bug=None, causal=False):
@@ -162,16 +163,9 @@ def test_each_buggy_layer_has_the_right_gradient(key):
     X, Y = training.make_task(2, rng)
     W = {w: rng.normal(0, 0.5, (8, 8)) for w in training.WEIGHTS}
     _, grads, _ = layer.loss_and_grads(X, Y, W, 2)
-    eps = 1e-6
+    numeric_of = numeric_gradients(lambda weights: layer.loss_and_grads(X, Y, weights, 2)[0], W)
     for w in training.WEIGHTS:
-        numeric = np.zeros((8, 8))
-        for i in range(8):
-            for j in range(8):
-                up, down = ({k: v.copy() for k, v in W.items()} for _ in range(2))
-                up[w][i, j] += eps
-                down[w][i, j] -= eps
-                loss = lambda weights: layer.loss_and_grads(X, Y, weights, 2)[0]  # noqa: E731
-                numeric[i, j] = (loss(up) - loss(down)) / (2 * eps)
+        numeric = numeric_of[w]
         if key == "no-wo" and w == "W_O":
             assert np.abs(numeric).max() == 0 and np.abs(grads[w]).max() == 0  # W_O is not used
             continue

@@ -5,7 +5,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import trainer, training
 from dashboard.attention import HEAD_CHOICES
 from dashboard.explorer import learning
-from tests.util import decode
+from tests.util import decode, numeric_gradients
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
@@ -14,16 +14,9 @@ def test_gradients_match_finite_differences(h):
     X, Y = training.make_task(3, rng)
     W = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.WEIGHTS}
     _, grads, _ = training.loss_and_grads(X, Y, W, h)
-    eps = 1e-6
+    numeric_of = numeric_gradients(lambda weights: training.loss_and_grads(X, Y, weights, h)[0], W)
     for w in training.WEIGHTS:
-        numeric = np.zeros((8, 8))
-        for i in range(8):
-            for j in range(8):
-                up, down = ({k: v.copy() for k, v in W.items()} for _ in range(2))
-                up[w][i, j] += eps
-                down[w][i, j] -= eps
-                numeric[i, j] = (training.loss_and_grads(X, Y, up, h)[0]
-                                 - training.loss_and_grads(X, Y, down, h)[0]) / (2 * eps)
+        numeric = numeric_of[w]
         assert np.linalg.norm(numeric - grads[w]) / np.linalg.norm(numeric) < 1e-6, w
 
 

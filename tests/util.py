@@ -13,6 +13,19 @@ def decode(typed: dict) -> np.ndarray:
     return a
 
 
+def numeric_gradients(loss, W: dict, eps: float = 1e-6) -> dict:
+    """Central finite differences of loss(weights) with respect to each matrix of W, {name: array}."""
+    grads = {}
+    for name, matrix in W.items():
+        grads[name] = np.zeros_like(matrix)
+        for index in np.ndindex(matrix.shape):
+            up, down = ({k: v.copy() for k, v in W.items()} for _ in range(2))
+            up[name][index] += eps
+            down[name][index] -= eps
+            grads[name][index] = (loss(up) - loss(down)) / (2 * eps)
+    return grads
+
+
 def patch_assignments(patch) -> dict:
     """{location tuple: value} for every Assign operation of a dash.Patch."""
     ops = patch.to_plotly_json()["operations"]
