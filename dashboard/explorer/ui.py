@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 import re
 from functools import cache
-from html.parser import HTMLParser
+from html import escape, unescape
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
 from dash import dcc, html
+from dash.development.base_component import Component
 
 from .. import figures, limits
 from .presenter import present_button
@@ -24,61 +25,38 @@ SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
 
+class StaticHtml(Component):
+    """HTML of our own build (never user input) in one element: window.explorer_static.StaticHtml, in
+    assets/static_html.js. dash-renderer does work for every component in the page on each update it
+    applies, and the seed's text as Dash components was about 400 of them, a third of an h change's time."""
+
+    _namespace, _type = "explorer_static", "StaticHtml"
+    _children_props, _base_nodes = [], []
+
+    def __init__(self, html: str, className: str = ""):
+        self._prop_names = self.available_properties = ["id", "html", "className"]
+        self._valid_wildcard_attributes = self.available_wildcard_properties = []
+        super().__init__(html=html, className=className)
+
+
 @cache
-def markdown(name: str) -> html.Div:
-    """A section of the seed's text, as Dash components built once from our own build output (never user
-    input), so the browser needs no Markdown parser. Each formula is its typeset SVG as an image, its TeX
-    the alt text. The page's one h1 is the header's: a section's h1 becomes an h2."""
-    text = (RENDERED / f"{name}.html").read_text(encoding="utf-8")
-    formulas = SVG.findall(text)
-    builder = _Builder([formula(svg) for svg in formulas])
-    builder.feed(SVG.sub(lambda m: f'<img data-formula="{formulas.index(m.group(0))}">', text))
-    return html.Div(builder.root, className="prose")
+def markdown(name: str) -> StaticHtml:
+    """A section of the seed's text, typeset at build time, so the browser needs no Markdown parser and no
+    MathJax. The page's one h1 is the header's: a section's h1 becomes an h2."""
+    text = (RENDERED / f"{name}.html").read_text(encoding="utf-8").split("\n", 1)[1]  # below the build's note
+    text = text.replace("<h1>", "<h2>").replace("</h1>", "</h2>")
+    return StaticHtml(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
 
 
-def formula(svg: str) -> html.Img:
+def formula(svg: str) -> str:
+    """A typeset formula as an <img>: the SVG as a data URI, its TeX the alt text."""
     attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
     lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
     # the TeX moves to the alt text; left in the SVG, its raw "&" would make the image invalid XML
     svg = svg.replace(f' aria-label="{attrs["aria-label"]}"', "", 1)
-    return html.Img(src="data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii"),
-                    alt=attrs["aria-label"].strip(), className="formula",
-                    style={"height": attrs["height"], "verticalAlign": lift})
-
-
-class _Builder(HTMLParser):
-    """HTML -> nested Dash html components: the tags marked writes (p, h1-h3, em, strong, ul, ...)."""
-
-    VOID = frozenset({"img", "br", "hr"})
-
-    def __init__(self, formulas: list):
-        super().__init__(convert_charrefs=True)
-        self.formulas, self.root, self.stack = formulas, [], []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "img":
-            self._add(self.formulas[int(attrs["data-formula"])])
-            return
-        tag = "h2" if tag == "h1" else tag
-        props = {"className": attrs["class"]} if "class" in attrs else {}
-        if "href" in attrs:
-            props["href"] = attrs["href"]
-        node = getattr(html, tag.capitalize())(children=[], **props)
-        self._add(node)
-        if tag not in self.VOID:
-            self.stack.append(node)
-
-    def handle_endtag(self, tag):
-        if tag not in self.VOID:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        if data.strip() or (self.stack and data):
-            self._add(data)
-
-    def _add(self, node):
-        (self.stack[-1].children if self.stack else self.root).append(node)
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+    return (f'<img class="formula" src="{src}" alt="{escape(unescape(attrs["aria-label"].strip()))}" '
+            f'style="height: {attrs["height"]}; vertical-align: {lift}">')
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
