@@ -46,24 +46,10 @@ def change_heads(page, callbacks, h: int) -> dict:
 EVERY_FIGURE_ON_SCREEN = {"width": 1280, "height": 12000}
 
 
-def test_a_change_of_heads_draws_each_figure_once(browser, app_url):
-    context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
-    page = context.new_page()
-    callbacks = Callbacks(page)
-    page.goto(app_url + "/?h=1")
-    page.wait_for_selector("#cube .js-plotly-plot", state="attached")
-    page.evaluate(RECORDER)
-    change_heads(page, callbacks, 4)  # first, let the page load settle: its draws are not counted
-    # 4 -> 8 adds a row of heatmaps (a taller box), 8 -> 2 removes it, 2 -> 1 keeps the box
-    for h in (8, 2, 1):
-        draws = change_heads(page, callbacks, h)
-        assert draws == dict.fromkeys(AFFECTED, 1), f"h = {h}: {draws}"
-    context.close()
-
-
-def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
-    """The gates (dashboard/explorer/gate.py): a change of h asks for the shown tab's figures only; the
-    first visit to a tab draws each of its figures once; a return to an unchanged tab asks and draws nothing."""
+def test_a_change_of_heads_draws_each_figure_once_and_hidden_tabs_do_no_work(browser, app_url):
+    """Each change of h draws every figure it affects once. The gates (dashboard/explorer/gate.py): a change
+    of h asks for the shown tab's figures only; the first visit to a tab draws each of its figures once; a
+    return to an unchanged tab asks and draws nothing. (One page for both: it loads every figure.)"""
     context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
     page = context.new_page()
     callbacks = Callbacks(page)
@@ -73,11 +59,13 @@ def test_hidden_tabs_do_no_work_and_a_return_redraws_nothing(browser, app_url):
     page.goto(app_url + "/?h=1")
     page.wait_for_selector("#cube .js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
-    change_heads(page, callbacks, 4)
-
-    asked.clear()
-    change_heads(page, callbacks, 8)
-    assert asked and not [o for o in asked if "mixing" in o or "eq-" in o or "learn" in o], asked
+    change_heads(page, callbacks, 4)  # first, let the page load settle: its draws are not counted
+    # 4 -> 8 adds a row of heatmaps (a taller box), 8 -> 2 removes it, 2 -> 1 keeps the box
+    for h in (8, 2, 1):
+        asked.clear()
+        draws = change_heads(page, callbacks, h)
+        assert draws == dict.fromkeys(AFFECTED, 1), f"h = {h}: {draws}"
+        assert asked and not [o for o in asked if "mixing" in o or "eq-" in o or "learn" in o], asked
 
     def visit(tab: str, label: str) -> tuple[list, dict]:
         asked.clear()
