@@ -105,7 +105,9 @@
       if (!lectureBefore) window.dash_clientside.set_props(ids.lecture, { value: false });
     }
     const leaving = !frame || frame === presented;
+    const left = presented;
     presented = leaving ? null : frame;
+    if (left) fitHeight(left.querySelector(".js-plotly-plot"));
     if (leaving) return;
     lectureBefore = document.documentElement.classList.contains("lecture");
     frame.classList.add("presented");
@@ -114,6 +116,32 @@
     document.documentElement.classList.add("presenting");
     window.dash_clientside.set_props(ids.lecture, { value: true });
     button(frame).focus();
+    const gd = frame.querySelector(".js-plotly-plot");
+    if (gd && !gd.dataset.fits) {  // every later draw of this graph (a new h, lecture mode) is fitted too
+      gd.dataset.fits = "1";
+      gd.on("plotly_afterplot", () => fitHeight(gd));
+    }
+    fitHeight(gd);
+  }
+
+  // A presented figure is as tall as the screen, not as the figure the server drew for its place in the page
+  // (the heatmaps' 760 px left a band of 140 px above and below them at 1080). Leaving gives the figure back
+  // the height of Dash's latest drawing of it (figureHeight); Dash's later drawings keep their own.
+  function fitHeight(gd) {
+    if (!gd || !gd._fullLayout) return;
+    const fitted = presented && presented.contains(gd);
+    if (!fitted) {  // just left: once, and later draws from Dash are the page's own
+      const own = Number(gd.dataset.figureHeight);
+      delete gd.dataset.figureHeight;
+      if (own && gd._fullLayout.height !== own) Plotly.relayout(gd, { height: own });
+      return;
+    }
+    const box = getComputedStyle(presented), graph = getComputedStyle(gd.parentElement);
+    const height = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
+      - parseFloat(graph.paddingTop));
+    if (gd._fullLayout.height === height) return;
+    gd.dataset.figureHeight = gd.layout.height;  // the server's, for this page: a draw from Dash has just set it
+    Plotly.relayout(gd, { height });
   }
 
   // The figure frame nearest the middle of the screen, in the shown tab.
@@ -161,6 +189,7 @@
   function init(config) {
     window.addEventListener("scroll", queueCheck, { passive: true });
     window.addEventListener("resize", queueCheck);
+    window.addEventListener("resize", () => presented && fitHeight(presented.querySelector(".js-plotly-plot")));
     new ResizeObserver(queueCheck).observe(document.documentElement);  // graphs and text that load move the rest
     const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
     narrow.addEventListener("change", (e) => {

@@ -2,11 +2,21 @@
 
 import pytest
 
+from dashboard import figures
+from dashboard.attention import multi_head_attention, worked_example
 from dashboard.explorer import presenter
+from dashboard.figures import example
 from tests.browser import SETTLED, wait_until
 
 pytestmark = pytest.mark.browser
 
+PLOT_HEIGHT = "document.querySelector('#heatmaps .js-plotly-plot')._fullLayout.height"
+# The presented plot spans the screen from just below the leave button to within 20 px of the bottom.
+FILLS_THE_SCREEN = """() => { if (!document.querySelector('.presented')) return false;
+  const plot = document.querySelector('.presented .js-plotly-plot').getBoundingClientRect();
+  const button = document.querySelector('.presented .present-button').getBoundingClientRect();
+  return plot.top >= button.bottom - 1 && plot.top <= button.bottom + 20 && plot.bottom <= window.innerHeight
+    && plot.bottom >= window.innerHeight - 20; }"""
 SELECTED_HEAD = "() => document.getElementById('sel-head').value"
 HEAT_TRACES = "() => document.querySelector('#heatmaps .js-plotly-plot')?._fullData?.length"
 PRESENTED = """() => { const f = document.querySelector('.figure-frame.presented'); if (!f) return null;
@@ -50,10 +60,25 @@ def test_p_presents_the_figure_in_the_middle_alone_and_esc_leaves(page):
     assert shown["graph"] == "heatmaps"
     assert (shown["top"], shown["left"], shown["width"], shown["height"]) == (0, 0, 1280, 900)  # the whole screen
     wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullLayout.font.size > 13")
+    wait_until(page, FILLS_THE_SCREEN)  # the figure itself, not only its frame
+    page.keyboard.press("8")  # a new drawing from Dash, at the page's height, is fitted again
+    wait_until(page, f"() => ({HEAT_TRACES})() === 8 && ({FILLS_THE_SCREEN})()")
     page.keyboard.press("Escape")
     wait_until(page, "() => !document.querySelector('.presented')"
                      " && !document.documentElement.classList.contains('lecture')")
     assert "lecture" not in page.url
+    A = multi_head_attention(*worked_example(0)[:5], 8).A
+    own = example.attention_heatmaps(A, figures.DESKTOP)["layout"]["height"]
+    wait_until(page, f"() => ({HEAT_TRACES})() === 8 && {PLOT_HEIGHT} === {own}")
+    # in lecture mode already, nothing redraws on leaving: the figure gets its lecture height back
+    page.locator("label[for=lecture]").click()
+    own = example.attention_heatmaps(A, figures.Display(lecture=True))["layout"]["height"]
+    wait_until(page, f"() => {PLOT_HEIGHT} === {own}", look_at="heatmaps")
+    page.locator(".figure-frame:has(#heatmaps) .present-button").click()  # P would be the switch's key now
+    wait_until(page, FILLS_THE_SCREEN)
+    page.keyboard.press("Escape")
+    wait_until(page, f"() => !document.querySelector('.presented') && {PLOT_HEIGHT} === {own}")
+    assert page.evaluate("document.documentElement.classList.contains('lecture')")
     assert page.errors == []
 
 
