@@ -39,7 +39,7 @@ def test_the_heatmaps_show_each_head_of_both_layers(key):
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], right.A, rtol=1e-6)
     np.testing.assert_allclose([decode(t["z"]) for t in buggy["data"]], wrong.A, rtol=1e-6)
     titles = [a["text"] for figure in (heatmaps, buggy) for a in figure["layout"]["annotations"]]
-    assert titles[0] == "<b>A⁽¹⁾ correct</b>" and titles[4] == "<b>A⁽¹⁾ with the bug</b>"
+    assert titles[0] == "<b>head 1, correct</b>" and titles[4] == "<b>head 1, with the bug</b>"
     assert heatmaps["layout"]["coloraxis"] == buggy["layout"]["coloraxis"]  # one scale for both
     correct_out, buggy_out, difference = (decode(t["z"]) for t in outputs["data"])
     np.testing.assert_allclose(difference, wrong.output - right.output, rtol=1e-5, atol=1e-6)

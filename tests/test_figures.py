@@ -115,10 +115,10 @@ def test_equivariance_figures_label_rows_by_token():
     fig = equivariance.equivariance_attention(r.A[1], r.A[1][perm][:, perm], r.A[1][perm][:, perm], perm, 1)
     assert fig["layout"]["yaxis"]["ticktext"][0] == "t3" and fig["layout"]["yaxis3"]["ticktext"][0] == "t0"
     titles = [a["text"] for a in fig["layout"]["annotations"]]
-    assert titles == ["<b>A⁽²⁾(PX)</b>", "<b>P A⁽²⁾(X) Pᵀ</b>", "<b>A⁽²⁾(X)</b>"]
+    assert titles == ["<b>head 2: A(PX)</b>", "<b>head 2: P A(X) Pᵀ</b>", "<b>head 2: A(X)</b>"]
     # with positional encodings the panels say what they show: X + E
     fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, with_positions=True)
-    assert fig["layout"]["annotations"][0]["text"] == "<b>A⁽²⁾(PX + E)</b>"
+    assert fig["layout"]["annotations"][0]["text"] == "<b>head 2: A(PX + E)</b>"
     # on a phone, the two panels that must be equal share the first row
     fig = equivariance.equivariance_attention(r.A[1], r.A[1], r.A[1], perm, 1, figures.Display(narrow=True))
     assert fig["layout"]["yaxis"]["domain"] == fig["layout"]["yaxis2"]["domain"]

@@ -23,6 +23,8 @@ MEASURE = """(section) => {
   plots.forEach(gd => { widths[gd.parentElement.id] = Array.from(gd.querySelectorAll('.heatmaplayer image'))
     .map(im => im.getBoundingClientRect().width); });
   return {texts, widths, prose: parseFloat(getComputedStyle(document.querySelector(`#${section} .prose p`)).fontSize),
+          marks: Array.from(document.querySelectorAll('.dash-slider-mark')).filter(m => m.getClientRects().length)
+            .map(m => parseFloat(getComputedStyle(m).fontSize)),
           toolbars: Array.from(document.querySelectorAll(`#${section} .modebar-container`))
             .filter(m => getComputedStyle(m).display !== 'none').length};
 }"""
@@ -47,6 +49,8 @@ def test_lecture_mode_is_readable_from_the_back(browser, app_url, tab):
     widths = lecture["widths"][HEATMAPS[tab]]
     assert widths and min(widths) >= 250, widths
     assert lecture["toolbars"] == 0
+    if tab in ("example", "learning"):  # the model bar's sliders (size, τ), the training steps'
+        assert lecture["marks"] and min(lecture["marks"]) >= 0.75 * lecture["prose"] - 0.5, lecture["marks"]
     assert lecture["prose"] > prose
 
 

@@ -11,7 +11,8 @@ import pytest
 
 from dashboard import figures
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
-from dashboard.figures import Display, example, explain, mixing
+from dashboard.explorer import learning
+from dashboard.figures import Display, clinic, equivariance, example, explain, mixing
 from dashboard.limits import TABS
 from tests.browser import TWO_FRAMES, wait_until
 from tests.test_a11y import wait_drawn, wait_graph
@@ -41,7 +42,8 @@ def test_lecture_mode_draws_every_head_on_one_screen(h):
 
 
 def builders(display):
-    """Every figure of the worked example and the mixing tab, as drawn for `display`."""
+    """Every figure of the worked example and the mixing tab, and the heatmaps of the other tabs, as drawn for
+    `display`."""
     r, ex = attention(4), worked_example(0)
     M = np.einsum("hdk,hek->hde", r.Q[:, :8, :], r.K[:, :8, :])  # any (h, d, d) will do
     return {
@@ -54,6 +56,9 @@ def builders(display):
         "features": explain.feature_mixing_figure(r.A[0][:, :8], 0, 2, display),
         "single": mixing.single_head_heatmap(r.A[0], 1.0, display),
         "multi": mixing.multi_head_heatmaps(r.A, 2, 1.0, display),
+        "equivariance": equivariance.equivariance_attention(r.A[0], r.A[0], r.A[0], np.arange(12), 0, display),
+        "learned": learning.learned_heads(4, 0, -1, display)[0],
+        "clinic": clinic.layer_heatmaps(r.A, "correct", 1.0, display),
     }
 
 

@@ -130,7 +130,7 @@ def loss_figure(seed: int, display: Display) -> dict:
 def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, list]:
     """The learned heads as a figure, and the attention masses as [own, next] lists."""
     A, own, nxt, step = learned_attention(h, seed, k)
-    titles = [f"{figures.head_label(i)}, step {step}" for i in range(h)]
+    titles = [f"{figures.head_title(i)}, step {step}" for i in range(h)]
     grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, display=display)
     return grid, [own.tolist(), nxt.tolist()]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, FEATURE_SCALE, Display, base_layout, head_label, heatmap_grid
+from . import DESKTOP, FEATURE_SCALE, Display, base_layout, head_title, heatmap_grid
 
 
 def token_labels(order) -> list[str]:
@@ -27,10 +27,11 @@ def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, p
     """For one head: A(PX) and P A(X) P^T first, side by side on every page width (they are equal when
     equivariance holds), then A(X); each (n, n)."""
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
-    label = head_label(head)
+    label = head_title(head)  # the seed's A^(i) as "head i: A", whose index a title can draw full size
     X, PX = ("X + E", "PX + E") if with_positions else ("X", "PX")
     return heatmap_grid(
-        [A_PX, PAP, A_X], [f"{label}({PX})", f"P {label}({X}) Pᵀ", f"{label}({X})"], max_cols=3, display=display,
+        [A_PX, PAP, A_X], [f"{label}: A({PX})", f"{label}: P A({X}) Pᵀ", f"{label}: A({X})"], max_cols=3,
+        display=display,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[permuted, permuted, ident],
         col_labels=[permuted, permuted, ident], panel_px=300)
 
