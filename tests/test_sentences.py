@@ -289,7 +289,7 @@ def test_no_head_past_h(h):
     assert panel.role == "alert" and f"no head {h + 1}" in panel.children
     attention = equivariance.update_equivariance({**worked(h, 0), "perm": limits.DEFAULT_PERM, "positions": False,
                                                   "head": h + 1})[1]
-    assert attention["layout"]["annotations"][0]["text"].startswith(f"<b>{figures.head_label(0)}(")  # head 1's
+    assert attention["layout"]["annotations"][0]["text"].startswith(f"<b>{figures.head_title(0)}: A(")  # head 1's
 
 
 # ------------------------------------------------------------------ the learning lab's sentences
