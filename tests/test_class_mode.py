@@ -305,6 +305,25 @@ def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client
     assert out[ids.STATUS]["children"].startswith(f"Every key adds about as much to output {r}")
 
 
+def figure_titles(node) -> list[str]:
+    """Every annotation text of every figure in a Dash output."""
+    if isinstance(node, dict):
+        own = [a["text"] for a in node.get("annotations", [])] if "annotations" in node else []
+        return own + [t for v in node.values() for t in figure_titles(v)]
+    return [t for v in node for t in figure_titles(v)] if isinstance(node, list) else []
+
+
+def test_the_projectors_figures_name_heads_without_superscripts(client, b):
+    """A⁽¹⁾'s index draws at 60 % of the title; on the projector, figures say 'head 1'."""
+    code, token = start(client, b)
+    for form in ({"template": "key", "head": 2, "query": 5}, {"template": "sharpest", "h": 8},
+                 {"template": "entropy", "head": 2, "query": 5}, {"template": "role", "h": 4, "train_seed": 0}):
+        qid, _ = pose(client, b, code, token, **form)
+        titles = figure_titles(post(client, b.reveal(code, token, qid))[1][ids.RESULTS])
+        assert titles and not [t for t in titles if set(t) & set("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")], (form, titles)
+        assert any("head " in t for t in titles), (form, titles)
+
+
 def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, b):
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, weights="random"))

@@ -84,7 +84,8 @@ def why(q: dict) -> list:
     if template == "role":
         A, own, nxt, step = learned_attention(q["h"], q["seed"], LAST)
         names = [figures.head_label(i) for i in range(q["h"])]
-        fig = figures.heatmap_grid(A, [f"{name}, step {step}" for name in names], display=PROJECTOR)
+        fig = figures.heatmap_grid(A, [f"{figures.head_title(i)}, step {step}" for i in range(q["h"])],
+                                   display=PROJECTOR)
         return graph(fig, f"The {q['h']} trained heads' attention on one input: the own-cluster mixing is the block "
                           "diagonal; the next-cluster mixing sits one block to the right.") + [
             number_table("Attention on the query's own cluster, mean over 100 inputs", names, own, "own cluster",
@@ -112,13 +113,13 @@ def why(q: dict) -> list:
     if template == "entropy":
         doubled = np.stack([A[i], core.softmax(result.logits[i] / 2)])
         before, after = (entropy_bits(doubled[k, r]) for k in (0, 1))
-        fig = figures.heatmap_grid(doubled, [f"{figures.head_label(i)} now", f"{figures.head_label(i)}, τ doubled"],
+        fig = figures.heatmap_grid(doubled, [f"{figures.head_title(i)} now", f"{figures.head_title(i)}, τ doubled"],
                                    max_cols=2, display=PROJECTOR)
         fig["layout"]["shapes"] = [row_outline(p, r, n) for p in (0, 1)]
         return graph(fig, f"Head {i + 1} now and with τ doubled, query {r}'s row outlined: its entropy goes from "
                           f"{before:.3f} to {after:.3f} bits. Dividing the logits by more flattens every row.")
     j = q["truth"] if template == "key" else q["key_index"]
-    fig = figures.heatmap_grid([A[i]], [figures.head_label(i)], max_cols=1, display=PROJECTOR, panel_px=420)
+    fig = figures.heatmap_grid([A[i]], [figures.head_title(i)], max_cols=1, display=PROJECTOR, panel_px=420)
     fig["layout"]["shapes"] = [figures.cell_outline(0, r, j)]
     return graph(fig, f"Head {i + 1}'s attention, query {r}'s row from left to right, the cell of key {j} outlined: "
                       f"{A[i, r, j]:.3f}; the row runs from {A[i, r].min():.3f} to {A[i, r].max():.3f}.")
