@@ -280,6 +280,50 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
         assert ids.store().results(code, token, qid)["truth"] == truth
 
 
+def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client, b, monkeypatch):
+    """N_rj = ‖Σ_i A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖, here by a loop over the heads; every key within 10 % of the largest
+    counts, and the prompt says so; the reveal gives the row's numbers."""
+    code, token = start(client, b)
+    ex, result = model(Setting(4, 0, weights="trained"))
+    d_k = ex.W_O.shape[0] // 4
+    # query 5 attends most to key 4, yet key 10 matters most; for query 8, W_O decides (without it: key 8)
+    for r in (5, 8):
+        N = np.array([np.linalg.norm(sum(result.A[i, r, j] * result.V[i, j] @ ex.W_O[i * d_k:(i + 1) * d_k]
+                                         for i in range(4))) for j in range(12)])
+        qid, out = pose(client, b, code, token, template="influence", h=4, head=1, query=r)
+        assert f"Output {r} of the layer" in out[ids.PROMPT]["children"]
+        assert "Any key within 10% of the largest counts." in out[ids.PROMPT]["children"]
+        results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+        revealed = ids.store().results(code, token, qid)
+        assert revealed["truth"] == int(N.argmax()) != int(result.A[:, r].sum(0).argmax()) or r == 8
+        assert revealed["accepted"] == [j for j in range(12) if N[j] >= 0.9 * N.max()]
+        assert f"N[{r}, {N.argmax()}] = {N.max():.3f}" in results and f"The answer: key {N.argmax()}" in results
+    # a row where every key adds as much has no answer to reason about
+    flat = explain.influence(result, ex.W_O)._replace(layer=np.ones((12, 12)))
+    monkeypatch.setattr(templates.explain, "influence", lambda *_: flat)
+    _, out = post(client, b.pose(code, token, template="influence", h=4, head=1, query=r))
+    assert out[ids.STATUS]["children"].startswith(f"Every key adds about as much to output {r}")
+
+
+def figure_titles(node) -> list[str]:
+    """Every annotation text of every figure in a Dash output."""
+    if isinstance(node, dict):
+        own = [a["text"] for a in node.get("annotations", [])] if "annotations" in node else []
+        return own + [t for v in node.values() for t in figure_titles(v)]
+    return [t for v in node for t in figure_titles(v)] if isinstance(node, list) else []
+
+
+def test_the_projectors_figures_name_heads_without_superscripts(client, b):
+    """A⁽¹⁾'s index draws at 60 % of the title; on the projector, figures say 'head 1'."""
+    code, token = start(client, b)
+    for form in ({"template": "key", "head": 2, "query": 5}, {"template": "sharpest", "h": 8},
+                 {"template": "entropy", "head": 2, "query": 5}, {"template": "role", "h": 4, "train_seed": 0}):
+        qid, _ = pose(client, b, code, token, **form)
+        titles = figure_titles(post(client, b.reveal(code, token, qid))[1][ids.RESULTS])
+        assert titles and not [t for t in titles if set(t) & set("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")], (form, titles)
+        assert any("head " in t for t in titles), (form, titles)
+
+
 def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, b):
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, weights="random"))

@@ -1,7 +1,7 @@
 """Class mode's figures, built with dashboard/figures, each with its text alternative: what students see beside
 a question (never its answer), and at the reveal the explorer's figure that explains the truth: the head's
 heatmap with the cell outlined, every head's heatmap beside their entropies or masses, the row before and after
-τ doubles, or the loss curve with the dashed line."""
+τ doubles, the layer's influence with the answer outlined, or the loss curve with the dashed line."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from dash import dcc, html
 from .. import attention as core
 from .. import explain, figures, trainer, training
 from ..figures import example as example_fig
+from ..figures import influence as influence_fig
 from ..figures import learning as learning_fig
 from ..state import Setting, learned_attention, model, tokens
 from ..tables import bar
@@ -57,11 +58,11 @@ def row_outline(p: int, r: int, n: int) -> dict:
     return {**figures.cell_outline(p, r, 0), "x0": -0.5, "x1": n - 0.5}
 
 
-def number_table(caption: str, names: list[str], values, unit: str, marked: list[int]) -> html.Table:
-    """Per head, a number with its bar; the accepted heads marked."""
+def number_table(caption: str, names: list[str], values, unit: str, marked: list[int], kind: str = "head") -> html.Table:
+    """Per head (or key), a number with its bar; the accepted ones marked."""
     largest = max(float(np.max(values)), 1e-9)
     return html.Table(
-        [html.Caption(caption), html.Thead(html.Tr([html.Th("head", scope="col"), html.Th(unit, scope="col"),
+        [html.Caption(caption), html.Thead(html.Tr([html.Th(kind, scope="col"), html.Th(unit, scope="col"),
                                                     html.Th(html.Span("bar", className="visually-hidden"), scope="col"),
                                                     html.Th(html.Span("counts", className="visually-hidden"),
                                                             scope="col")])),
@@ -83,7 +84,8 @@ def why(q: dict) -> list:
     if template == "role":
         A, own, nxt, step = learned_attention(q["h"], q["seed"], LAST)
         names = [figures.head_label(i) for i in range(q["h"])]
-        fig = figures.heatmap_grid(A, [f"{name}, step {step}" for name in names], display=PROJECTOR)
+        fig = figures.heatmap_grid(A, [f"{figures.head_title(i)}, step {step}" for i in range(q["h"])],
+                                   display=PROJECTOR)
         return graph(fig, f"The {q['h']} trained heads' attention on one input: the own-cluster mixing is the block "
                           "diagonal; the next-cluster mixing sits one block to the right.") + [
             number_table("Attention on the query's own cluster, mean over 100 inputs", names, own, "own cluster",
@@ -98,17 +100,26 @@ def why(q: dict) -> list:
         return graph(fig, f"Every head's attention; a sharp head has few dark cells a row. Uniform rows have "
                           f"log2 {n} = {np.log2(n):.2f} bits.") + [
             number_table("Mean entropy of a row, in bits (lower is sharper)", names, mean, "bits", q["accepted"])]
+    if template == "influence":
+        r, infl = q["query_index"], explain.influence(result, ex.W_O)
+        fig = influence_fig.layer_influence(infl.layer, infl.leave_one_out, infl.grad_input, PROJECTOR)
+        fig["layout"]["shapes"] = influence_fig.layer_outlines(r, q["truth"])
+        return graph(fig, f"What each key adds to each output, three ways, output {r} and key {q['truth']} "
+                          f"outlined: the layer's N[{r}, {q['truth']}] = {infl.layer[r, q['truth']]:.3f}, the "
+                          f"largest of the row. A weight counts only as much as its value vector through W_O.") + [
+            number_table(f"N[{r}, j]: what key j adds to output {r}, through every head", [f"key {j}" for j in
+                         range(n)], infl.layer[r], "N", q["accepted"], kind="key")]
     i, r = q["head_index"], q["query_index"]
     if template == "entropy":
         doubled = np.stack([A[i], core.softmax(result.logits[i] / 2)])
         before, after = (entropy_bits(doubled[k, r]) for k in (0, 1))
-        fig = figures.heatmap_grid(doubled, [f"{figures.head_label(i)} now", f"{figures.head_label(i)}, τ doubled"],
+        fig = figures.heatmap_grid(doubled, [f"{figures.head_title(i)} now", f"{figures.head_title(i)}, τ doubled"],
                                    max_cols=2, display=PROJECTOR)
         fig["layout"]["shapes"] = [row_outline(p, r, n) for p in (0, 1)]
         return graph(fig, f"Head {i + 1} now and with τ doubled, query {r}'s row outlined: its entropy goes from "
                           f"{before:.3f} to {after:.3f} bits. Dividing the logits by more flattens every row.")
     j = q["truth"] if template == "key" else q["key_index"]
-    fig = figures.heatmap_grid([A[i]], [figures.head_label(i)], max_cols=1, display=PROJECTOR, panel_px=420)
+    fig = figures.heatmap_grid([A[i]], [figures.head_title(i)], max_cols=1, display=PROJECTOR, panel_px=420)
     fig["layout"]["shapes"] = [figures.cell_outline(0, r, j)]
     return graph(fig, f"Head {i + 1}'s attention, query {r}'s row from left to right, the cell of key {j} outlined: "
                       f"{A[i, r, j]:.3f}; the row runs from {A[i, r].min():.3f} to {A[i, r].max():.3f}.")

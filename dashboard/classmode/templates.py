@@ -18,7 +18,8 @@ from .. import explain, figures, limits, trainer, training
 from ..state import Setting, learned_attention, model
 
 TEMPLATES = {"key": "Which key?", "amount": "How much?", "sharpest": "Which head is sharpest?",
-             "entropy": "If τ doubles: entropy?", "role": "Which head? (learning lab)",
+             "entropy": "If τ doubles: entropy?", "influence": "Which key matters most?",
+             "role": "Which head? (learning lab)",
              "floor": "Below the line? (learning lab)"}
 LAB = ("role", "floor")
 TIMERS = {0: "no timer", 30: "30 s", 60: "1 min", 90: "1 min 30", 120: "2 min", 180: "3 min"}
@@ -99,6 +100,8 @@ def example(template: str, form: dict) -> dict:
     if cell is None:
         raise Refused(message)
     i, r, j = cell
+    if template == "influence":
+        return key_that_matters_most(ex, result, r, common, tau)
     row = A[i, r]
     spread = float(np.ptp(row))
     where = f"In head {i + 1} ({s.weights} weights, h = {s.h}, {tau})"
@@ -123,6 +126,22 @@ def example(template: str, form: dict) -> dict:
             "lo": float(row.min()), "hi": float(row.max()),
             "prompt": f"{where}: how large is {figures.head_label(i)}[{r}, {j}], the weight query {r} gives key {j}? "
                       f"(0 to 1; within ±{tolerance:g} counts.)"}
+
+
+def key_that_matters_most(ex, result, r: int, common: dict, tau: str) -> dict:
+    """The layer's N_rj = ‖Σ_i A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: what key j adds to output r (explain.influence). Keys within
+    explain.QUESTION_MARGIN of the largest count; a row where every key is, is refused."""
+    asked = explain.key_that_matters_most(explain.influence(result, ex.W_O), r)
+    row = asked.influence
+    accepted = [k for k in range(len(row)) if row[k] >= (1 - explain.QUESTION_MARGIN) * row[asked.answer]]
+    if len(accepted) == len(row):
+        raise Refused(f"Every key adds about as much to output {r}: nothing to tell apart. Try trained weights, a "
+                      "smaller τ or another query.")
+    margin = f"{explain.QUESTION_MARGIN:.0%}"
+    return {**common, "query": r, "n": len(row), "truth": asked.answer, "accepted": accepted,
+            "prompt": f"Output {r} of the layer ({common['weights']} weights, h = {common['h']}, {tau}): which key "
+                      f"adds most to it, through every head, its weight times its value through W_O? Any key "
+                      f"within {margin} of the largest counts."}
 
 
 def lab(template: str, form: dict) -> dict | str:

@@ -31,8 +31,8 @@ NO_QUESTION = "There is no such question in this session."
 
 # What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
 # its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
-TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "role": "choice",
-             "floor": "choice"}
+TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "influence": "choice",
+             "role": "choice", "floor": "choice"}
 PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
 OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
 NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
@@ -209,8 +209,8 @@ def question(q: dict) -> dict:
     for name, count in (("head", h), ("query", n_tokens), ("key", n_tokens)):
         value = q.pop(name, None)
         out[f"{name}_index"] = None if value is None else check_int(f"The {name}", value, 0, count - 1, error=invalid)
-    if (template == "key" and out["key_index"] is not None) or (template in ("sharpest", "role")
-                                                                 and out["head_index"] is not None):
+    if (template in ("key", "influence") and out["key_index"] is not None) or (
+            template in ("sharpest", "role") and out["head_index"] is not None):
         raise Invalid("A question cannot name its own answer: students would see it.")
     if kind == "amount":
         if q.pop("n", None) is not None or q.pop("accepted", None):
