@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import attention as core
-from . import limits, trainer, training
+from . import checks, limits, trainer, training
 
 SETTINGS_CACHED = 64
 MASS_EXAMPLES = 100
@@ -80,6 +80,12 @@ def model(s: Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
         trained = trainer.training_runs(limits.EXAMPLE_TRAINING_SEED)[s.h].snapshots[-1]
         ex = core.WorkedExample(X, *(trained[w] for w in training.WEIGHTS), cluster)
     return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
+
+
+def checks_example(s: Setting, causal: bool) -> checks.Example:
+    """The worked example as the bug clinic's checks take it: X and the weights, h, the scale rule, the mask."""
+    ex, _ = model(s)
+    return checks.Example(ex.X, tuple(ex[1:5]), s.h, s.scale_at, causal)
 
 
 # The learning lab's trained layers: the explorer draws them, class mode asks about them.

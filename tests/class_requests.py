@@ -13,7 +13,7 @@ from dashboard.classmode import ids, lecturer, plan, start, student
 DISPATCH = "/class/_dash-update-component"  # class mode is its own Dash app, under /class/
 ORIGIN = "http://127.0.0.1:8050"
 FORM = {"template": "key", "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": "0",
-        "head": 2, "query": 0, "key": 1, "train_seed": 0, "timer": "0"}
+        "head": 2, "query": 0, "key": 1, "bug": "softmax-axis", "train_seed": 0, "timer": "0"}
 
 
 def callback_body(app, function, values: dict, changed: str | None = None) -> dict:

@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 
-from dashboard import create_apps, explain, trainer
+from dashboard import bugs, checks, create_apps, explain, state, trainer
 from dashboard.classmode import ids, store as S, student, templates
 from dashboard.classmode.store import schema
 from dashboard.state import Setting, learned_attention, model
@@ -303,6 +303,46 @@ def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client
     monkeypatch.setattr(templates.explain, "influence", lambda *_: flat)
     _, out = post(client, b.pose(code, token, template="influence", h=4, head=1, query=r))
     assert out[ids.STATUS]["children"].startswith(f"Every key adds about as much to output {r}")
+
+
+def strings(node) -> list[str]:
+    """Every string in a Dash output but the numbers' base64 (a bug's key could turn up in it by chance)."""
+    if isinstance(node, dict):
+        return [t for k, v in node.items() if k != "bdata" for t in strings(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in strings(v)]
+    return [node] if isinstance(node, str) else []
+
+
+def test_which_bug_shows_the_layer_not_its_name_and_counts_a_bug_with_the_same_numbers(client, b):
+    """The bug clinic's question: students see the layer's attention and the checks' verdicts, never the bug's
+    name; at h = 1 'heads split without the transpose' computes exactly what '1/√d instead of 1/√d_k' does
+    (both the correct layer: one head, d_k = d), so either counts."""
+    code, token = start(client, b)
+    names = [bug.name for bug in bugs.BUGS]
+    for h, key in ((4, "kq"), (1, "reshape")):
+        qid, out = pose(client, b, code, token, template="bug", h=h, bug=key)
+        sid = joined(client, b, code)
+        seen = post(client, b.poll(code, sid))[1]
+        assert [o["label"] for o in seen[ids.CHOICES]["options"]] == names
+        shown = " ".join(strings(seen[ids.S_FIGURE])) + seen[ids.S_PROMPT]["children"]
+        assert key not in shown and not [name for name in names if name in shown], shown
+        assert "passes" in shown or "fails" in shown  # the checks' verdicts on this layer
+        post(client, b.reveal(code, token, qid))
+        revealed = ids.store().results(code, token, qid)
+        assert revealed["truth"] == names.index(bugs.BY_KEY[key].name)
+        expected = ["scale-d", "reshape"] if h == 1 else [key]
+        assert revealed["accepted"] == sorted(names.index(bugs.BY_KEY[k].name) for k in expected)
+    kq = checks.verdicts(state.checks_example(Setting(4, 0, weights="trained"), False), bugs.BY_KEY["kq"])
+    assert any(not v.passed for v in kq.values())  # the layer the class saw at h = 4 fails a check
+
+
+def test_only_a_question_about_a_bug_names_one(client, b):
+    code, token = start(client, b)
+    _, out = post(client, b.pose(code, token, template="bug", bug="no-such-bug"))
+    assert out[ids.STATUS]["children"].startswith("Check the form: the bug must be one of")
+    with pytest.raises(S.Invalid, match="Only a question about a bug names one"):
+        schema.question({"template": "key", "prompt": "p", "h": 4, "seed": 0, "n": 12, "truth": 1, "bug": "kq"})
 
 
 def figure_titles(node) -> list[str]:

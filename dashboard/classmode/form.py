@@ -6,7 +6,7 @@ from __future__ import annotations
 import dash_bootstrap_components as dbc
 from dash import dcc, html
 
-from .. import limits
+from .. import bugs, limits
 from ..attention import HEAD_CHOICES
 from . import ids
 from .templates import TEMPLATES, TIMERS
@@ -72,6 +72,7 @@ def question_form() -> html.Div:
             field("head i", number(ids.HEAD, 1, max(HEAD_CHOICES), 1)),
             field("query r", number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 0)),
             field("key j (how much?)", number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
+            field("bug (which bug?)", select(ids.BUG, bugs.NAMES, bugs.BUGS[0].key)),
             field("training seed (learning lab)", number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
             field("timer per vote", select(ids.TIMER, TIMERS, 0)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),

@@ -26,10 +26,10 @@ RESUME = "class-resume"
 LECTURER = "class-lecturer"
 CODE_TEXT, JOIN_LINK, QR, CONTROL_LINK, COPY_CONTROL, COPY_STATUS = (
     "class-code", "class-join", "class-qr", "class-control-link", "class-copy", "class-copy-status")
-TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, TRAIN_SEED, TIMER = (
+TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, BUG, TRAIN_SEED, TIMER = (
     "class-template", "class-weights", "class-heads", "class-seed", "class-size", "class-scale", "class-tau",
-    "class-head", "class-query", "class-key", "class-train-seed", "class-timer")
-FORM = (TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, TRAIN_SEED, TIMER)
+    "class-head", "class-query", "class-key", "class-bug", "class-train-seed", "class-timer")
+FORM = (TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, BUG, TRAIN_SEED, TIMER)
 POSE, DISCUSS, VOTE2, REVEAL = "class-pose", "class-discuss", "class-vote2", "class-reveal"
 EXPORT, END, DOWNLOAD = "class-export", "class-end", "class-download"
 SAVE_PLAN, LOAD_PLAN, PLAN, PLAN_NEXT, PLAN_TEXT = (

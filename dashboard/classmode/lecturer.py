@@ -53,7 +53,7 @@ def from_select(value):
 
 def form_values(values: list) -> dict:
     """The question form's values by name (ids.FORM's order)."""
-    form = dict(zip(("template", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key",
+    form = dict(zip(("template", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key", "bug",
                      "train_seed", "timer"), values))
     form["tau"], form["timer"] = from_select(form["tau"]), from_select(form["timer"])
     return form

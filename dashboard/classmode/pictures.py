@@ -11,11 +11,12 @@ import numpy as np
 from dash import dcc, html
 
 from .. import attention as core
-from .. import explain, figures, trainer, training
+from .. import bugs, checks, explain, figures, trainer, training
+from ..figures import clinic as clinic_fig
 from ..figures import example as example_fig
 from ..figures import influence as influence_fig
 from ..figures import learning as learning_fig
-from ..state import Setting, learned_attention, model, tokens
+from ..state import Setting, checks_example, learned_attention, model, tokens
 from ..tables import bar
 from .templates import LAB, LAST, entropy_bits
 
@@ -42,7 +43,10 @@ def _tokens_figure(weights: str, seed: int, size: int) -> dict:
 
 
 def question_example(q: dict) -> list:
-    """What students see beside a question: the tokens of its example, or the learning task."""
+    """What students see beside a question: the tokens of its example, the learning task, or the layer with the
+    bug (its attention and the checks' verdicts, never its name)."""
+    if q["template"] == "bug":
+        return buggy_layer(setting(q), q["bug"])
     if q["template"] in LAB:
         return graph(learning_fig.target_mixing_figure(*training.target_mixings()),
                      "The learning task: features 0–3 should mix each token's own cluster, features 4–7 the next "
@@ -52,6 +56,22 @@ def question_example(q: dict) -> list:
     return graph(_tokens_figure(q["weights"], q["seed"], q["size"]),
                  f"The {n} tokens of {source}, each a point numbered by its index, in the plane of X's first two "
                  "principal directions, coloured and shaped by cluster.")
+
+
+@lru_cache(maxsize=64)
+def buggy_layer(s: Setting, bug_key: str) -> list:
+    ex, bug = checks_example(s, causal=False), bugs.BY_KEY[bug_key]
+    right, wrong = checks.run(ex, None), checks.run(ex, bug)
+    zmax = float(max(right.A.max(), wrong.A.max()))
+    found = checks.verdicts(ex, bug)
+    rows = [html.Tr([html.Th(checks.CHECKS[name], scope="row"), html.Td("passes" if v.passed else "fails"),
+                     html.Td(v.detail)]) for name, v in found.items()]
+    table = html.Table([html.Caption("The checks, run on this layer"),
+                        html.Thead(html.Tr([html.Th(c, scope="col") for c in ("check", "verdict", "what it found")])),
+                        html.Tbody(rows)], className="table table-sm")
+    return graph(clinic_fig.layer_heatmaps(wrong.A, "this layer", zmax, PROJECTOR),
+                 f"The attention of the layer with the bug, head by head, on the scale of the correct layer's "
+                 f"(largest weight {zmax:.2f}).") + [table]
 
 
 def row_outline(p: int, r: int, n: int) -> dict:
@@ -100,6 +120,14 @@ def why(q: dict) -> list:
         return graph(fig, f"Every head's attention; a sharp head has few dark cells a row. Uniform rows have "
                           f"log2 {n} = {np.log2(n):.2f} bits.") + [
             number_table("Mean entropy of a row, in bits (lower is sharper)", names, mean, "bits", q["accepted"])]
+    if template == "bug":
+        bug = bugs.BY_KEY[q["bug"]]
+        ex = checks_example(s, causal=False)
+        right = checks.run(ex, None)
+        zmax = float(max(right.A.max(), checks.run(ex, bug).A.max()))
+        return graph(clinic_fig.layer_heatmaps(right.A, "correct", zmax, PROJECTOR),
+                     f"The correct layer's attention, to hold beside the buggy one. The bug: {bug.name}. "
+                     f"{bug.effect} {checks.caught_by(checks.side_by_side(ex, bug))}")
     if template == "influence":
         r, infl = q["query_index"], explain.influence(result, ex.W_O)
         fig = influence_fig.layer_influence(infl.layer, infl.leave_one_out, infl.grad_input, PROJECTOR)

@@ -23,7 +23,7 @@ from .wiring import callback
 
 PLAN_FORMAT = "attention-explorer lecture plan"
 MAX_PLAN = 100  # questions, as many as a session holds
-PLAN_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key",
+PLAN_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key", "bug",
              "train_seed"}
 MAX_TEXT = 20  # characters of a plan's string values (template, weights, scale)
 BAD_PLAN = "This file is not a lecture plan: save one from a session with 'save lecture plan'."

@@ -14,11 +14,11 @@ import math
 import numpy as np
 
 from .. import attention as core
-from .. import explain, figures, limits, trainer, training
-from ..state import Setting, learned_attention, model
+from .. import bugs, checks, explain, figures, limits, trainer, training
+from ..state import Setting, checks_example, learned_attention, model
 
 TEMPLATES = {"key": "Which key?", "amount": "How much?", "sharpest": "Which head is sharpest?",
-             "entropy": "If τ doubles: entropy?", "influence": "Which key matters most?",
+             "entropy": "If τ doubles: entropy?", "influence": "Which key matters most?", "bug": "Which bug?",
              "role": "Which head? (learning lab)",
              "floor": "Below the line? (learning lab)"}
 LAB = ("role", "floor")
@@ -38,6 +38,8 @@ def option_label(template: str, k) -> str:
         return ("no", "yes")[k]
     if template == "entropy":
         return DIRECTIONS[k]
+    if template == "bug":
+        return bugs.BUGS[k].name
     return f"head {k + 1}" if template in ("sharpest", "role") else f"key {k}"
 
 
@@ -83,6 +85,8 @@ def example(template: str, form: dict) -> dict:
     ex, result = model(s)
     A, n, common = result.A, s.n, stored_setting(s)
     tau = f"τ = {s.temperature:g}" if s.scale == "tau" else {"seed": "the seed's scale", "none": "no scaling"}[s.scale]
+    if template == "bug":
+        return which_bug(s, form.get("bug"), common, tau)
     if template == "sharpest":
         if s.h == 1:
             raise Refused("Which head is sharpest? needs h = 2, 4 or 8.")
@@ -144,6 +148,18 @@ def key_that_matters_most(ex, result, r: int, common: dict, tau: str) -> dict:
                       f"within {margin} of the largest counts."}
 
 
+def which_bug(s: Setting, key, common: dict, tau: str) -> dict:
+    """The bug clinic's bugs as options, the lecturer's the truth; a bug that computes exactly the same layer in
+    this setting counts too (checks.same_numbers: at h = 1 there are no heads to split)."""
+    bug = bugs.BY_KEY[limits.choice(key, tuple(bugs.BY_KEY), "the bug")]
+    ex = checks_example(s, causal=False)
+    accepted = [k for k, other in enumerate(bugs.BUGS) if checks.same_numbers(ex, other, bug)]
+    same = " Any bug that computes exactly the same numbers here counts." if len(accepted) > 1 else ""
+    return {**common, "bug": bug.key, "n": len(bugs.BUGS), "truth": bugs.BUGS.index(bug), "accepted": accepted,
+            "prompt": f"A student's layer ({common['weights']} weights, h = {common['h']}, {tau}) has one of the bug "
+                      f"clinic's bugs. Which one? Its attention and the checks it fails are beside this.{same}"}
+
+
 def lab(template: str, form: dict) -> dict | str:
     seed = limits.training_seed(form.get("train_seed"))
     runs = trainer.training_runs(seed, wait=False)
@@ -172,6 +188,8 @@ def form_of(q: dict) -> dict:
     if q["template"] in LAB:
         return {**entry, "train_seed": q["seed"], "h": q["h"]}
     entry.update({k: q[k] for k in ("weights", "h", "seed", "size", "scale", "tau")})
+    if q.get("bug"):
+        entry["bug"] = q["bug"]
     for name in ("head", "query", "key"):
         index = q.get(f"{name}_index")
         if index is not None:

@@ -12,7 +12,7 @@ from dash import Input, Output, State, ctx, dcc, html, no_update
 from .. import bugs, checks, limits, trainer
 from ..figures import Display
 from ..figures import clinic as fig
-from ..state import SETTINGS_CACHED, Setting, model
+from ..state import SETTINGS_CACHED, Setting, checks_example
 from ..urls import url_param
 from . import clinic_text as text
 from .gate import DISPLAYED, SETTING, field, gate
@@ -110,12 +110,6 @@ def layout() -> html.Section:
     )
 
 
-def example(s: Setting, causal: bool) -> checks.Example:
-    """The worked example as the checks take it: the setting's X and weights, h, scale rule, and mask."""
-    ex, _ = model(s)
-    return checks.Example(ex.X, tuple(ex[1:5]), s.h, s.scale_at, causal)
-
-
 def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
     """The bug on the page and what its panels are called: the chosen one, or the mystery's, unnamed."""
     return (bugs.mystery(mystery), "mystery") if mystery else (bugs.BY_KEY[bug_key], "with the bug")
@@ -125,7 +119,7 @@ def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
 def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
                                                                                                      str]:
     bug, label = shown(bug_key, mystery)
-    ex = example(s, bugs.is_causal(bug, causal))
+    ex = checks_example(s, bugs.is_causal(bug, causal))
     right, wrong = checks.run(ex, None), checks.run(ex, bug)
     zmax = float(max(right.A.max(), wrong.A.max()))  # one colour scale for both layers
     return (fig.layer_heatmaps(right.A, "correct", zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
@@ -146,7 +140,7 @@ def checks_tables(s: Setting, bug_key: str, mystery: int, causal: bool, which: t
     """The tables and the story; `losses` are the trained layers' (checks.learning_losses) as items, if "learns"
     is in `which`."""
     bug, label = shown(bug_key, mystery)
-    ex = example(s, causal)
+    ex = checks_example(s, causal)
     found = checks.side_by_side(ex, bug, which, dict(losses))
     table = text.checks_table(found, label)
     catches = text.catch_table(checks.catch_table(ex, which, dict(losses)), which, s.h)
@@ -189,7 +183,7 @@ def judge(clicks, controls):
         return ""
     if view.answer is None:
         return text.verdict(None, "Choose a bug first.")
-    ex = example(view.setting, view.causal)
+    ex = checks_example(view.setting, view.causal)
     return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery), bugs.BY_KEY[view.answer]))
 
 

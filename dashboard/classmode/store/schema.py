@@ -12,11 +12,11 @@ import hashlib
 import numbers
 import re
 
-from ... import limits
+from ... import bugs, limits
 from ...attention import HEAD_CHOICES, check_int
 from .errors import Forbidden, Invalid, NotFound
 
-VERSION = 2  # a store made by another version is dropped and made again (sessions last hours, not releases)
+VERSION = 3  # a store made by another version is dropped and made again (sessions last hours, not releases)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
 CODE_LENGTH = 6
 TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
@@ -32,7 +32,7 @@ NO_QUESTION = "There is no such question in this session."
 # What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
 # its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
 TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "influence": "choice",
-             "role": "choice", "floor": "choice"}
+             "bug": "choice", "role": "choice", "floor": "choice"}
 PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
 OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
 NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
@@ -88,6 +88,7 @@ CREATE TABLE IF NOT EXISTS class_questions (
     head_index INTEGER,
     query_index INTEGER,
     key_index INTEGER,
+    bug TEXT,
     timer INTEGER NOT NULL,
     phase TEXT NOT NULL,
     rounds INTEGER NOT NULL DEFAULT 1,
@@ -104,7 +105,7 @@ CREATE TABLE IF NOT EXISTS class_answers (
     PRIMARY KEY (question, round, student)
 )
 """
-SETTING_COLUMNS = ("h", "seed", "size", "scale", "tau", "weights", "head_index", "query_index", "key_index")
+SETTING_COLUMNS = ("h", "seed", "size", "scale", "tau", "weights", "head_index", "query_index", "key_index", "bug")
 QUESTION_COLUMNS = ("id", "number", "template", "kind", "prompt", "n", "truth", "accepted", "tolerance", "lo", "hi",
                     *SETTING_COLUMNS, "timer", "phase", "rounds", "deadline")
 
@@ -209,6 +210,10 @@ def question(q: dict) -> dict:
     for name, count in (("head", h), ("query", n_tokens), ("key", n_tokens)):
         value = q.pop(name, None)
         out[f"{name}_index"] = None if value is None else check_int(f"The {name}", value, 0, count - 1, error=invalid)
+    bug = q.pop("bug", None)  # the layer students look for the bug in: a bug clinic question's only
+    out["bug"] = _member(bug, tuple(bugs.BY_KEY), "The bug") if template == "bug" or bug is not None else None
+    if (template == "bug") != (out["bug"] is not None):
+        raise Invalid("Only a question about a bug names one.")
     if (template in ("key", "influence") and out["key_index"] is not None) or (
             template in ("sharpest", "role") and out["head_index"] is not None):
         raise Invalid("A question cannot name its own answer: students would see it.")
