@@ -21,6 +21,7 @@ from ..tables import bar
 from .templates import LAB, LAST, entropy_bits
 
 PROJECTOR = figures.Display(lecture=True)
+TWO_A_ROW = figures.Display(narrow=True)  # for a student's phone, and the stage's narrow column on the projector
 
 
 def setting(q: dict) -> Setting:
@@ -69,7 +70,7 @@ def buggy_layer(s: Setting, bug_key: str) -> list:
     table = html.Table([html.Caption("The checks, run on this layer"),
                         html.Thead(html.Tr([html.Th(c, scope="col") for c in ("check", "verdict", "what it found")])),
                         html.Tbody(rows)], className="table table-sm")
-    return graph(clinic_fig.layer_heatmaps(wrong.A, "this layer", zmax, PROJECTOR),
+    return graph(clinic_fig.layer_heatmaps(wrong.A, "this layer", zmax, TWO_A_ROW),
                  f"The attention of the layer with the bug, head by head, on the scale of the correct layer's "
                  f"(largest weight {zmax:.2f}).") + [table]
 
