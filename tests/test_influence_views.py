@@ -180,6 +180,27 @@ def test_forged_gate_data_gets_no_update_and_over_http_a_204():
             fire(fn, *arguments(inputs, state, data))
         assert post(callback_body(outputs, inputs, state, data)).status_code == 204
 
+@pytest.mark.parametrize("h, seed", [(2, 3), (4, 3), (8, 5)])
+def test_heads_tied_as_shown_are_named_together_as_in_the_summary(h, seed):
+    """Entropies equal to two decimals are one claim: 'Heads 1, 2 are the sharpest (3.58 bits a row)', as the
+    summary beside the heatmaps says, never 'Head 1 is the sharpest' beside it."""
+    X, *W = seed_worked_example(seed)
+    out, A = seed_multi_head_attention(X, *W, h)
+    entropy = np.array([np.mean([-sum(p * np.log2(p) for p in row) for row in A[i]]) for i in range(h)])
+    shown = np.round(entropy, 2)
+    tied = [i + 1 for i in range(h) if shown[i] == shown.min()]
+    assert len(tied) > 1  # the case: a tie on the page
+    _, text, _ = fire(influence.update_heads, worked(h, seed, **SEED_MODEL))
+    assert text.startswith(f"Heads {', '.join(map(str, tied))} are the sharpest ({shown.min():.2f} bits a row)")
+    d_k = 8 // h
+    off = []
+    for i in [k - 1 for k in tied]:
+        W_O = W[3].copy()
+        W_O[i * d_k:(i + 1) * d_k] = 0
+        off.append(np.linalg.norm(seed_multi_head_attention(X, *W[:3], W_O, h)[0] - out, axis=1).mean())
+    assert f"switching each off moves an output by {' and '.join(f'{o:.3f}' for o in off)} on average" in text
+
+
 
 @pytest.mark.parametrize("h", [1, 2, 8])
 def test_the_heads_view_puts_each_heads_effect_beside_its_entropy(h):
@@ -201,6 +222,9 @@ def test_the_heads_view_puts_each_heads_effect_beside_its_entropy(h):
     means = off.mean(1)
     if h == 1:
         assert f"an output moves by {means[0]:.3f} on average" in text and f"{entropy[0]:.2f} bits" in text
+    elif (np.round(entropy, 2) == np.round(entropy, 2).min()).sum() > 1:  # tied as shown: named together
+        tied = np.flatnonzero(np.round(entropy, 2) == np.round(entropy, 2).min()) + 1
+        assert text.startswith(f"Heads {', '.join(map(str, tied))} are the sharpest")
     else:
         s, m = int(np.argmin(entropy)), int(np.argmax(means))
         place = 1 + int((means > means[s]).sum())

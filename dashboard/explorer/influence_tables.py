@@ -9,6 +9,7 @@ from dash import html
 
 from .. import explain, figures
 from ..figures.influence import influence_label
+from .summary import as_shown, heads_named
 
 
 def ordinal(k: int) -> str:
@@ -87,14 +88,23 @@ def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
 
 
 def head_text(entropy: np.ndarray, effect: explain.HeadEffect) -> str:
-    """The sharpest head against the one whose removal changes the outputs most."""
+    """The sharpest heads (as shown: the summary beside it names the same) against the one whose removal
+    changes the outputs most."""
     off, total = effect.switched_off.mean(-1), effect.total.mean(-1)  # (h,): mean over the outputs
     h = len(off)
     if h == 1:
         return (f"With one head, switching it off takes away the whole output: an output moves by {off[0]:.3f} "
                 f"on average, while its keys' pieces add up to {total[0]:.3f} before they cancel. Its rows "
                 f"carry {entropy[0]:.2f} bits.")
-    s, m = int(np.argmin(entropy)), int(np.argmax(off))
+    bits, m = [as_shown(e) for e in entropy], int(np.argmax(off))
+    sharpest = [i for i, b in enumerate(bits) if b == min(bits)]
+    if len(sharpest) > 1:
+        moves = " and ".join(f"{off[i]:.3f}" for i in sharpest)
+        return (f"{heads_named([i + 1 for i in sharpest]).capitalize()} are the sharpest ({min(bits):.2f} bits a "
+                f"row); switching each off moves an output by {moves} on average"
+                + (f"; head {m + 1} matters most ({off[m]:.3f}, with {bits[m]:.2f} bits a row)." if m not in
+                   sharpest else f": head {m + 1}, one of them, is also the one that matters most."))
+    s = sharpest[0]
     place = 1 + int((off > off[s]).sum())
     return (f"Head {s + 1} is the sharpest ({entropy[s]:.2f} bits a row), and switching it off moves an output "
             f"by {off[s]:.3f} on average, the {ordinal(place)} largest change of the {h} heads"
