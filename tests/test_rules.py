@@ -18,7 +18,8 @@ CASES = json.loads((Path(__file__).parent / "rules" / "cases.json").read_text())
 CHECKS = {"h": limits.heads, "seed": limits.seed, "size": limits.size, "scale": limits.scale, "tau": limits.tau,
           "tab": lambda v: limits.choice(v, tuple(limits.TABS)), "step": lambda v: limits.member(v, limits.TRAINING_STEPS),
           "train": limits.training_seed, "head": lambda v: limits.member(v, range(1, 9)),
-          "query": lambda v: limits.member(v, range(limits.MAX_TOKENS)), "bug": limits.bug, "mystery": limits.mystery}
+          "query": lambda v: limits.member(v, range(limits.MAX_TOKENS)), "bug": limits.bug, "mystery": limits.mystery,
+          "weights": lambda v: limits.choice(v, tuple(limits.WEIGHTS))}
 
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=lambda c: repr(c["text"]))
