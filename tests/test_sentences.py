@@ -275,7 +275,13 @@ def test_equivariance_verdict(c, perm, positions):
     text = " ".join(texts(verdict))
     rounding = output_gap < 1e-9  # the verdict's line between rounding and a real gap
     check_numbers(text, [Under(1e-12), Under(1e-12)] if rounding else [output_gap, attention_gap])
-    assert ("not equivariant" not in text) == rounding and ("+ E" in text) == positions
+    assert ("not equivariant" not in text) == rounding
+    # each gap names what it compares: with encodings both the outputs' and the attention's are of X + E
+    X_, PX_ = ("X + E", "PX + E") if positions else ("X", "PX")
+    assert f"‖MultiHead({PX_}) − P·MultiHead({X_})‖" in text and f"‖A⁽ⁱ⁾({PX_}) − P A⁽ⁱ⁾({X_}) Pᵀ‖" in text
+    inputs = equivariance.update_equivariance({**worked(**c.controls), "perm": " ".join(map(str, perm)),
+                                               "positions": positions, "head": 1})[0]
+    assert inputs["layout"]["coloraxis"]["colorbar"]["title"]["text"] == "feature value"  # not an "x" by its 0
 
 
 # ------------------------------------------------------------------ a head index stays within 1..h
