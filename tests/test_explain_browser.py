@@ -39,9 +39,9 @@ def test_clicking_a_cell_explains_that_weight(page):
     wait_until(page, "(text) => document.querySelector('#drilldown .drill-summary').innerText.includes(text)", expected)
     assert parse_qs(urlparse(page.url).query)["head"] == ["3"]
     assert parse_qs(urlparse(page.url).query)["query"] == ["7"] and parse_qs(urlparse(page.url).query)["key"] == ["3"]
-    # the same cell is outlined on head 3's panel
-    shapes = page.evaluate("() => document.querySelector('#heatmaps .js-plotly-plot').layout.shapes")
-    assert [(s["xref"], (s["x0"] + s["x1"]) / 2, (s["y0"] + s["y1"]) / 2) for s in shapes] == [("x3", 3, 7)]
+    # the same cell is outlined on head 3's panel (the outline is its own callback: it may come a moment later)
+    wait_until(page, """() => { const s = document.querySelector('#heatmaps .js-plotly-plot').layout.shapes;
+      return s.length === 1 && s[0].xref === 'x3' && (s[0].x0 + s[0].x1) / 2 === 3 && (s[0].y0 + s[0].y1) / 2 === 7; }""")
     assert page.errors == []
 
 
