@@ -133,6 +133,7 @@
     if (!fitted) {  // just left: once, and later draws from Dash are the page's own
       const own = Number(gd.dataset.figureHeight);
       delete gd.dataset.figureHeight;
+      delete gd.dataset.fittedHeight;
       if (own && gd._fullLayout.height !== own) Plotly.relayout(gd, { height: own });
       return;
     }
@@ -140,7 +141,10 @@
     const height = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
       - parseFloat(graph.paddingTop));
     if (gd._fullLayout.height === height) return;
-    gd.dataset.figureHeight = gd.layout.height;  // the server's, for this page: a draw from Dash has just set it
+    // a height other than the one set here is Dash's drawing for the page: the one to give back on leaving
+    // (as drawn: a lecture-mode figure may leave its height to Plotly)
+    if (gd._fullLayout.height !== Number(gd.dataset.fittedHeight)) gd.dataset.figureHeight = gd._fullLayout.height;
+    gd.dataset.fittedHeight = height;
     Plotly.relayout(gd, { height });
   }
 

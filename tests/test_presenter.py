@@ -81,7 +81,8 @@ def test_p_presents_the_figure_in_the_middle_alone_and_esc_leaves(page):
     page.locator(".figure-frame:has(#heatmaps) .present-button").click()  # P would be the switch's key now
     wait_until(page, FILLS_THE_SCREEN)
     page.keyboard.press("p")  # P leaves too (the button has the focus)
-    wait_until(page, f"() => !document.querySelector('.presented') && {PLOT_HEIGHT} === {own}")
+    wait_until(page, "() => !document.querySelector('.presented')")
+    wait_until(page, f"() => {PLOT_HEIGHT} === {own}", timeout=30)
     assert page.evaluate("document.documentElement.classList.contains('lecture')")
     assert page.errors == []
 
