@@ -60,11 +60,17 @@ def question_example(q: dict) -> list:
 
 
 @lru_cache(maxsize=64)
+def bug_layers(s: Setting, bug_key: str):
+    """The checks' example, the correct layer, the layer with the bug, and their shared colour scale's top."""
+    ex = checks_example(s, causal=False)
+    right, wrong = checks.run(ex, None), checks.run(ex, bugs.BY_KEY[bug_key])
+    return ex, right, wrong, float(max(right.A.max(), wrong.A.max()))
+
+
+@lru_cache(maxsize=64)
 def buggy_layer(s: Setting, bug_key: str) -> list:
-    ex, bug = checks_example(s, causal=False), bugs.BY_KEY[bug_key]
-    right, wrong = checks.run(ex, None), checks.run(ex, bug)
-    zmax = float(max(right.A.max(), wrong.A.max()))
-    found = checks.verdicts(ex, bug)
+    ex, _, wrong, zmax = bug_layers(s, bug_key)
+    found = checks.verdicts(ex, bugs.BY_KEY[bug_key])
     rows = [html.Tr([html.Th(checks.CHECKS[name], scope="row"), html.Td("passes" if v.passed else "fails"),
                      html.Td(v.detail)]) for name, v in found.items()]
     table = html.Table([html.Caption("The checks, run on this layer"),
@@ -123,9 +129,7 @@ def why(q: dict) -> list:
             number_table("Mean entropy of a row, in bits (lower is sharper)", names, mean, "bits", q["accepted"])]
     if template == "bug":
         bug = bugs.BY_KEY[q["bug"]]
-        ex = checks_example(s, causal=False)
-        right = checks.run(ex, None)
-        zmax = float(max(right.A.max(), checks.run(ex, bug).A.max()))
+        ex, right, _, zmax = bug_layers(s, q["bug"])
         return graph(clinic_fig.layer_heatmaps(right.A, "correct", zmax, PROJECTOR),
                      f"The correct layer's attention, to hold beside the buggy one. The bug: {bug.name}. "
                      f"{bug.effect} {checks.caught_by(checks.side_by_side(ex, bug))}")
