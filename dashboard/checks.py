@@ -190,6 +190,36 @@ def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple
                    f"do: {answer.effect}")
 
 
+# Where a wrong number comes from: the numbers on the way to A^(i)_rj and output r, in the order the layer
+# computes them. The first that differs between the two layers is the step where the bug entered.
+PATH = ("query", "key", "scale", "logit", "weight", "row sum", "head row", "output row")
+
+
+class PathStep(NamedTuple):
+    step: str  # one of PATH
+    correct: np.ndarray  # () or a vector
+    buggy: np.ndarray
+
+    @property
+    def differs(self) -> bool:
+        return not np.allclose(self.correct, self.buggy, rtol=0, atol=TOLERANCE)
+
+
+def cell_numbers(layer: MultiHeadResult, i: int, r: int, j: int) -> tuple[np.ndarray, ...]:
+    """In PATH's order: q_r^(i) and k_j^(i) (d_k,), the scale, the scaled logit [r, j], the weight A^(i)_rj,
+    row r's sum over the keys, head_i's row r (d_k,) and output row r (d,)."""
+    return (layer.Q[i, r], layer.K[i, j], np.float64(layer.scale), layer.logits[i, r, j], layer.A[i, r, j],
+            layer.A[i, r].sum(), layer.heads[i, r], layer.output[r])
+
+
+def wrong_number_path(ex: Example, bug: bugs.Bug, i: int, r: int, j: int) -> list[PathStep]:
+    """The path to A^(i)_rj and output r in the correct layer (with the bug's mask) and the buggy one."""
+    correct = run(ex._replace(causal=bugs.is_causal(bug, ex.causal)), None)
+    buggy = run(ex, bug)
+    return [PathStep(step, a, b) for step, a, b in zip(PATH, cell_numbers(correct, i, r, j),
+                                                        cell_numbers(buggy, i, r, j))]
+
+
 def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
     """A sentence naming the checks that catch the bug, those that miss it, and those that cannot tell."""
     groups = {True: [], False: [], None: []}

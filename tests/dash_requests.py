@@ -7,7 +7,8 @@ gates' dicts, and its changedPropIds name the gates that passed new values."""
 from dash import Input, Output, State
 
 from dashboard import limits
-from dashboard.explorer import clinic, drilldown, example, forms, forward, learning, mixing, model_bar, summary, surgery
+from dashboard.explorer import (clinic, clinic_path, drilldown, example, forms, forward, learning, mixing, model_bar,
+                                summary, surgery)
 from dashboard.explorer import equivariance as eq
 from dashboard.explorer.gate import GATES, Gate
 from dashboard.explorer.ids import HEATMAPS, LEARN_READY
@@ -125,14 +126,32 @@ CLINIC_CHECK_OUTPUTS = [(clinic.TABLE, "children"), (clinic.CATCHES, "children")
                         (clinic.PICKER, "hidden"), (clinic.ANSWER_BOX, "hidden"), (clinic.POLL, "disabled")]
 
 
+CLINIC_SELECTED = (1, 3, 1)
+
+
 def clinic_controls(bug=limits.DEFAULT_BUG, mystery=0, causal=False) -> dict:
     return {"bug": bug, "mystery": mystery, "causal": causal}
 
 
-def clinic_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, **model_controls) -> dict:
+def clinic_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, selected=CLINIC_SELECTED,
+                fired=(clinic.CLINIC,), **model_controls) -> dict:
     """The bug clinic's heatmaps, outputs and headline."""
     return gated(CLINIC_OUTPUTS, [(clinic.CLINIC, {**worked(h, seed, **model_controls),
-                                                   **clinic_controls(bug, mystery, causal)})])
+                                                   **clinic_controls(bug, mystery, causal)}),
+                                  (clinic.CLINIC_CELL, cell(*selected))], fired=list(fired))
+
+
+def clinic_path_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, selected=CLINIC_SELECTED) -> dict:
+    """Where the wrong number comes from, for the selected cell."""
+    return gated([(clinic_path.PATH, "children")],
+                 [(clinic_path.PATH_GATE, {**model(h, seed), **clinic_controls(bug, mystery, causal),
+                                           **cell(*selected)})])
+
+
+def clinic_forward_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False) -> dict:
+    """The forward pass of the layer with the bug."""
+    return gated([(clinic_path.FORWARD, "figure")],
+                 [(clinic_path.FORWARD_GATE, {**worked(h, seed), **clinic_controls(bug, mystery, causal)})])
 
 
 def clinic_checks_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, checks=None, polls=0) -> dict:
@@ -187,7 +206,8 @@ def change_of_heads(h, seed, tab="example") -> list[dict]:
                          drilldown_body(h, seed)],
              "mixing": [mixing_body(h, seed)],
              "equivariance": [eq_body(h=h, seed=seed)],
-             "clinic": [clinic_body(h, seed), clinic_checks_body(h, seed)]}[tab]
+             "clinic": [clinic_body(h, seed), clinic_checks_body(h, seed), clinic_path_body(h, seed),
+                        clinic_forward_body(h, seed)]}[tab]
     return views + [scale_text_body(h, seed)]
 
 

@@ -15,6 +15,9 @@ from tests.dash_requests import clinic_answer_body, clinic_body, clinic_checks_b
 from tests.util import decode, fire
 
 
+CELL = {"head": 1, "query": 3, "key": 1}
+
+
 def clinic_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, **model_controls):
     return {**worked(h, seed, **model_controls), "bug": bug, "mystery": mystery, "causal": causal}
 
@@ -33,7 +36,7 @@ def cells(component) -> list[str]:
 
 @pytest.mark.parametrize("key", ["reshape", "kq", "no-wo"])
 def test_the_heatmaps_show_each_head_of_both_layers(key):
-    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(bug=key))
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(bug=key), CELL)
     ex = worked_example(0)
     right, wrong = multi_head_attention(*ex[:5], 4), bugs.layer(*ex[:5], 4, bugs.BY_KEY[key])
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], right.A, rtol=1e-6)
@@ -53,16 +56,16 @@ def test_the_heatmaps_show_each_head_of_both_layers(key):
 def test_the_model_bar_drives_the_clinic():
     """The setting's scale, size and trained weights reach both layers; with no scaling asked for, forgetting it
     changes nothing."""
-    *_, headline = fire(clinic.update_clinic, clinic_data(bug="no-scale", scale="none"))
+    *_, headline = fire(clinic.update_clinic, clinic_data(bug="no-scale", scale="none"), CELL)
     assert "the mistake changes nothing" in headline
-    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5))
+    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5), CELL)
     assert decode(heatmaps["data"][0]["z"]).shape == (18, 18) and "n = 18" in headline
-    trained = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", weights="trained"))[0]
+    trained = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", weights="trained"), CELL)[0]
     assert not np.allclose(decode(trained["data"][0]["z"]), decode(heatmaps["data"][0]["z"])[:12, :12])
 
 
 def test_the_mask_bug_is_shown_beside_the_correct_causal_layer():
-    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(bug="mask-after"))
+    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(bug="mask-after"), CELL)
     correct = decode(heatmaps["data"][0]["z"])
     assert "both with a causal mask" in headline
     assert np.all(np.triu(correct, 1) == 0) and np.allclose(correct.sum(1), 1, atol=1e-6)
@@ -91,7 +94,7 @@ def test_the_tables_are_the_checks_verdicts():
 def test_mystery_mode_hides_the_bug():
     mystery = 17
     name = bugs.mystery(mystery).name
-    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(h=2, mystery=mystery, bug="kq"))
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(h=2, mystery=mystery, bug="kq"), CELL)
     shown = json.dumps([f["layout"]["annotations"] for f in (heatmaps, buggy, outputs)] + [headline])
     assert name not in shown and "mystery" in shown
     z = [decode(t["z"]) for t in buggy["data"]]
@@ -160,7 +163,7 @@ def test_still_learns_waits_for_the_training_off_the_request(monkeypatch):
 def test_forged_controls_get_no_update(forged):
     if "checks" not in forged:  # the figures' gate has no checks
         with pytest.raises(PreventUpdate):
-            fire(clinic.update_clinic, {**clinic_data(), **forged})
+            fire(clinic.update_clinic, {**clinic_data(), **forged}, CELL)
     with pytest.raises(PreventUpdate):
         fire(clinic.update_checks, {**checks_data(), **forged}, 0)
 

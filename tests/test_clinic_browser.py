@@ -8,6 +8,7 @@ import pytest
 from dashboard import bugs
 from dashboard.attention import worked_example
 from tests.browser import SETTLED, scroll_through, wait_until
+from tests.test_explain_browser import CELL_CENTRE
 from tests.test_browser import query
 
 pytestmark = pytest.mark.browser
@@ -60,6 +61,19 @@ def test_open_the_clinic_and_switch_a_bug(page):
     # the catch table: one row a bug, the reshape's row caught by equivariance and the reference
     row = page.locator("#clinic-catches tbody tr", has_text="heads split without the transpose")
     assert row.locator("td").all_inner_texts() == ["missed", "caught", "caught", "missed"]
+    # a click on the buggy layer's head 2, query 5, key 0: its path, and the cell outlined on both layers
+    point = page.evaluate(CELL_CENTRE, ["clinic-buggy-heatmaps", 1, 5, 0])
+    page.mouse.click(point["x"], point["y"])
+    X, W_Q = worked_example(0)[:2]
+    q = (X @ W_Q)[5, 2:4], (X @ W_Q).reshape(4, 12, 2)[1, 5]  # head 2's query 5, correct and as the bug cuts it
+    said = (f"first number that differs is q⁽²⁾_5, query 5 in head 2: ({q[0][0]:+.3f}, {q[0][1]:+.3f}) in the correct "
+            f"layer, ({q[1][0]:+.3f}, {q[1][1]:+.3f}) in the layer with the bug")
+    wait_until(page, "(text) => document.querySelector('#clinic-path').innerText.includes(text)", said)
+    assert [page.input_value(f"#clinic-{box}") for box in ("head", "query", "key")] == ["2", "5", "0"]
+    wait_until(page, """() => ['clinic-heatmaps', 'clinic-buggy-heatmaps'].every(id => {
+      const s = document.querySelector(`#${id} .js-plotly-plot`).layout.shapes;
+      return s.length === 1 && s[0].xref === 'x2' && (s[0].x0 + s[0].x1) / 2 === 0 && (s[0].y0 + s[0].y1) / 2 === 5;
+    })""")
     assert page.errors == [] and all(u.startswith(page.base) for u in page.requests)
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard.explorer import drilldown, example, forms, forward, gate, influence, mixing
+from dashboard.explorer import clinic_gates, drilldown, example, forms, forward, gate, influence, mixing
 from dashboard.explorer.worked import WORKED_CELL
 from dashboard.figures import Display
 from dashboard.state import Setting
@@ -121,8 +121,14 @@ def test_worked_text_follows_h_and_names_the_largest_weight():
 def test_every_selectable_graph_is_wired_to_a_click():
     from dashboard.explorer.wiring import CALLBACKS
 
-    clicked = {deps[-1].component_id for name, deps, _ in CALLBACKS.client if name == "pickCell"}
-    assert clicked == {example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI, influence.INFLUENCE}
+    clicked = {deps[-1].component_id: tuple(d.component_id for d in deps[:-1])
+               for name, deps, _ in CALLBACKS.client if name == "pickCell"}
+    explorer = (gate.SEL_HEAD, gate.SEL_QUERY, gate.SEL_KEY)
+    assert clicked == {**dict.fromkeys([example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI,
+                                        influence.INFLUENCE], explorer),
+                       # the bug clinic follows its own cell
+                       **dict.fromkeys([clinic_gates.HEATMAPS, clinic_gates.BUGGY],
+                                       (clinic_gates.HEAD, clinic_gates.QUERY, clinic_gates.KEY))}
     assert gate.CELL.fields["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
     assert WORKED_CELL.fields == mixing.MIXING_CELL.fields == list(gate.CELL.fields)
 

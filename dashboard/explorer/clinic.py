@@ -15,15 +15,15 @@ from ..figures import clinic as fig
 from ..state import SETTINGS_CACHED, Setting, checks_example
 from ..urls import url_param
 from . import clinic_text as text
-from .gate import DISPLAYED, SETTING, field, gate
+from . import clinic_path, selection
+from .clinic_gates import (BUG, BUGGY, CAUSAL, CAUSAL_FIELD, CLINIC, CLINIC_CELL, HEATMAPS, LAYERS, MYSTERY,
+                           MYSTERY_FIELD, shown)
+from .gate import SETTING, field, gate
 from .ids import section_id
 from .ui import graph
 from .wiring import callback
 
-BUG = "clinic-bug"
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
-CAUSAL = "clinic-causal"
-MYSTERY = "clinic-mystery"
 NEW_MYSTERY = "clinic-new-mystery"
 LEAVE_MYSTERY = "clinic-leave-mystery"
 CHECKS = "clinic-checks"
@@ -32,8 +32,6 @@ ANSWER = "clinic-answer"
 SUBMIT = "clinic-submit"
 VERDICT = "clinic-verdict"
 HEADLINE = "clinic-headline"
-HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
-BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
 OUTPUT = "clinic-output"
 STORY = "clinic-story"
 TABLE = "clinic-table"
@@ -43,14 +41,7 @@ URL_PARAMS = [url_param("bug", BUG, limits.DEFAULT_BUG, choices=limits.BUGS, tab
               url_param("mystery", MYSTERY, limits.NO_MYSTERY, count=len(limits.MYSTERIES), tab="clinic"),
               url_param("causal", CAUSAL, False, flag=True, tab="clinic")]
 
-BUG_FIELD = field("bug", BUG, parse=limits.bug)
-MYSTERY_FIELD = field("mystery", MYSTERY, parse=limits.mystery)
-CAUSAL_FIELD = field("causal", CAUSAL, parse=limits.flag)
-CLINIC = gate("clinic", ("clinic",), {"setting": SETTING, "display": DISPLAYED, "bug": BUG_FIELD,
-                                      "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD}, watch=(HEATMAPS,))
-CHECKS_GATE = gate("clinic-checks", ("clinic",), {"setting": SETTING, "bug": BUG_FIELD, "mystery": MYSTERY_FIELD,
-                                                  "causal": CAUSAL_FIELD,
-                                                  "checks": field("checks", CHECKS, parse=limits.checks)})
+CHECKS_GATE = gate("clinic-checks", ("clinic",), {**LAYERS, "checks": field("checks", CHECKS, parse=limits.checks)})
 ANSWER_GATE = gate("clinic-answer", ("clinic",), {
     "setting": SETTING, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD,
     "answer": field("answer", ANSWER, parse=lambda v: None if v is None else limits.bug(v))})
@@ -97,7 +88,8 @@ def layout() -> html.Section:
     return html.Section(
         [dbc.Row([dbc.Col(intro, lg=5, className="explain"),
                   dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
-                           graph(HEATMAPS), graph(BUGGY), graph(OUTPUT)], lg=7, className="view")],
+                           graph(HEATMAPS), graph(BUGGY), graph(OUTPUT), clinic_path.layout()], lg=7,
+                          className="view")],
                  className="g-4 mb-3 align-items-start"),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
          html.Div(id=TABLE, className="clinic-table mt-3", tabIndex="0", role="region",
@@ -108,11 +100,6 @@ def layout() -> html.Section:
         id=section_id("clinic"),
         hidden=True,
     )
-
-
-def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
-    """The bug on the page and what its panels are called: the chosen one, or the mystery's, unnamed."""
-    return (bugs.mystery(mystery), "mystery") if mystery else (bugs.BY_KEY[bug_key], "with the bug")
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -128,11 +115,17 @@ def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display
 
 
 @callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
-          CLINIC.input, prevent_initial_call=True)
-def update_clinic(controls):
-    """Each head's A in both layers, their outputs and difference, and a sentence with the largest gaps."""
-    view = CLINIC.read(controls)
-    return clinic_figures(view.setting, view.bug, view.mystery, view.causal, view.display)
+          CLINIC.input, CLINIC_CELL.input, prevent_initial_call=True)
+def update_clinic(controls, cell):
+    """Each head's A in both layers with the followed cell outlined, their outputs and difference, and a sentence
+    with the largest gaps; a new cell only moves the outlines."""
+    view, selected = CLINIC.read(controls), CLINIC_CELL.read(cell).cell
+    s = view.setting
+    if selection.only_the_cell_changed(CLINIC_CELL, CLINIC):
+        return selection.outline_patch(selected, s), selection.outline_patch(selected, s), no_update, no_update
+    right, wrong, outputs, headline = clinic_figures(s, view.bug, view.mystery, view.causal, view.display)
+    return (selection.with_outline(right, selected, s), selection.with_outline(wrong, selected, s), outputs,
+            headline)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from dash import html
 
-from .. import bugs, checks
+from .. import bugs, checks, figures
 from ..attention import MultiHeadResult
 from ..state import Setting
 
@@ -93,3 +93,53 @@ def mystery_note(number: int) -> html.Div:
 def verdict(right: bool | None, why: str) -> html.Div:
     """The answer's verdict; `why` begins with it ("Right: …", "Not that one: …"); None when there is none."""
     return html.Div(why, className={True: "right", False: "wrong", None: ""}[right])
+
+
+def path_names(i: int, r: int, j: int) -> dict[str, str]:
+    """What each step of checks.PATH is called, for head i (from 0), query r and key j."""
+    sup, A = f"({i + 1})".translate(figures.SUPERSCRIPT), figures.head_label(i)
+    return {"query": f"q{sup}_{r}, query {r} in head {i + 1}", "key": f"k{sup}_{j}, key {j} in head {i + 1}",
+            "scale": "the scale", "logit": f"the scaled logit [{r}, {j}]", "weight": f"the weight {A}[{r}, {j}]",
+            "row sum": f"row {r} of {A}, summed over the keys",
+            "head row": f"head{str(i + 1).translate(figures.SUBSCRIPT)}'s row {r}", "output row": f"output row {r}"}
+
+
+# What it means when a step is the first to differ: the step, never the bug, so mystery mode keeps its secret.
+FIRST_DIFFERENCE = {
+    "query": "the heads' queries are cut from the projections differently",
+    "key": "the heads' keys are cut from the projections differently",
+    "scale": "the number in front of Q Kᵀ differs, so every logit is scaled differently",
+    "logit": "the query and the key are the same in both layers, but their logit is not: it pairs other vectors",
+    "weight": "the logits are the same, but the softmax turns them into other weights",
+    "row sum": "this weight is the same, but the row's weights no longer add up to the same total",
+    "head row": "the weights are the same, but the values they average are not",
+    "output row": "every number up to the heads is the same: the step from the concatenation to the output differs",
+}
+
+
+def number(value: np.ndarray) -> str:
+    return f"{float(value):.3f}" if np.ndim(value) == 0 else "(" + ", ".join(f"{v:+.3f}" for v in value) + ")"
+
+
+def path(steps: list, i: int, r: int, j: int, label: str) -> html.Div:
+    """The path to A^(i)_rj and output row r in both layers (checks.wrong_number_path), and a sentence on the
+    first number that differs."""
+    names = path_names(i, r, j)
+    first = next((s for s in steps if s.differs), None)
+    way = f"On the way to {figures.head_label(i)}[{r}, {j}] and to output row {r}"
+    buggy = "mystery layer" if label == "mystery" else f"layer {label}"
+    if first is None:
+        said = f"{way}, every number is the same in both layers: at this cell the bug changes nothing. Try another."
+    else:
+        said = (f"{way}, the first number that differs is {names[first.step]}: {number(first.correct)} in the "
+                f"correct layer, {number(first.buggy)} in the {buggy}. Every number before it is the same: "
+                f"{FIRST_DIFFERENCE[first.step]}.")
+    rows = [html.Tr([html.Th(names[s.step], scope="row"), html.Td(number(s.correct)), html.Td(number(s.buggy)),
+                     html.Td("differs" if s.differs else "same", className="fail" if s.differs else "pass")],
+                    className="selected" if s is first else None) for s in steps]
+    table = html.Table([html.Caption(f"The numbers on the way to head {i + 1}'s weight [{r}, {j}] and output row {r}, "
+                                     "in the order the layer computes them"),
+                        html.Thead(html.Tr([html.Th("number", scope="col"), html.Th("correct layer", scope="col"),
+                                            html.Th(buggy, scope="col"), html.Th("in both", scope="col")])),
+                        html.Tbody(rows)], className="table table-sm align-middle drill-table")
+    return html.Div([html.P(said, className="live-text"), table])

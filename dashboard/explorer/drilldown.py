@@ -7,7 +7,6 @@ query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their
 
 from __future__ import annotations
 
-import dash_bootstrap_components as dbc
 from dash import Output, html
 
 from .. import attention as core
@@ -17,6 +16,7 @@ from ..tables import explanation
 from ..urls import url_param
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
+from .ui import cell_inputs
 from .wiring import callback
 from .worked import WORKED, WORKED_CELL
 
@@ -30,19 +30,11 @@ URL_PARAMS = [
 
 
 def layout() -> html.Div:
-    def number(component_id, label, value, maximum):
-        return html.Div([dbc.Label(label, html_for=component_id, className="small mb-0"),
-                         dbc.Input(id=component_id, type="number", min=0 if component_id != SEL_HEAD else 1,
-                                   max=maximum, step=1, value=value, size="sm", className="cell-input")])
-    head, query, key = DEFAULT_CELL
-    n = limits.MAX_TOKENS
     return html.Div(
         [
             html.H3("Why is this weight large?", className="h5"),
             html.P("Click any cell of a per-head heatmap, or choose it here.", className="small mb-1"),
-            html.Div([number(SEL_HEAD, "head i", head, max(core.HEAD_CHOICES)),
-                      number(SEL_QUERY, "query r", query, n - 1), number(SEL_KEY, "key j", key, n - 1)],
-                     className="d-flex gap-2 mb-2"),
+            cell_inputs((SEL_HEAD, SEL_QUERY, SEL_KEY), DEFAULT_CELL),
             html.Div(id=DRILLDOWN, **{"aria-live": "polite"}),
         ],
         className="drilldown",

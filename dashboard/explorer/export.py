@@ -10,9 +10,11 @@ import json
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
+from .. import limits
 from ..state import Setting, model
-from . import influence
-from .ids import HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAU, URL, WEIGHTS
+from . import clinic_path, influence
+from .clinic_gates import BUG, CAUSAL, MYSTERY
+from .ids import HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU, URL, WEIGHTS
 from .wiring import callback, clientside_callback
 
 DOWNLOAD_JSON = "download-json"
@@ -23,7 +25,8 @@ LINK = "share-link"
 LINK_STATUS = "share-status"
 STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), State(SCALE, "value"),
          State(TAU, "value"), State(WEIGHTS, "value"), State(SEL_HEAD, "value"), State(SEL_QUERY, "value"),
-         State(SEL_KEY, "value"))
+         State(SEL_KEY, "value"), State(TAB, "value"), State(BUG, "value"), State(MYSTERY, "value"),
+         State(CAUSAL, "value"))
 
 
 def layout() -> html.Div:
@@ -53,8 +56,10 @@ def state_matrices(s: Setting, cell=(None, None, None)) -> dict:
     }
 
 
-def filename(s: Setting, ending: str) -> str:
-    return f"attention-{s.weights}-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}.{ending}"
+def filename(s: Setting, ending: str, clinic: dict | None = None) -> str:
+    bug = "" if clinic is None else f"-mystery{clinic['mystery']}" if clinic["mystery"] else f"-{clinic['bug']}"
+    return (f"attention-{s.weights}-h{s.h}-seed{s.seed}-n{s.n}-{s.scale}{s.tau if s.scale == 'tau' else ''}"
+            f"{bug}.{ending}")
 
 
 def as_csv(state: dict) -> str:
@@ -67,18 +72,25 @@ def as_csv(state: dict) -> str:
     rows.writerows(["attention", i + 1, r, c, repr(v)] for i, head in enumerate(state["attention"])
                    for r, line in enumerate(head) for c, v in enumerate(line))
     rows.writerows(influence.csv_rows(state))
+    if "clinic" in state:
+        rows.writerows(clinic_path.csv_rows(state["clinic"]))
     return out.getvalue()
 
 
 @callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_JSON, "n_clicks"), Input(DOWNLOAD_CSV, "n_clicks"), *STATE,
           prevent_initial_call=True)
-def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights, head=None, query=None, key=None):
-    """json.dumps writes each float with Python's repr, which reads back to the same float64."""
+def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights, head=None, query=None, key=None,
+             tab=None, bug=limits.DEFAULT_BUG, mystery=limits.NO_MYSTERY, causal=False):
+    """json.dumps writes each float with Python's repr, which reads back to the same float64. On the bug clinic's
+    tab the file holds the layer with the bug too."""
     s = Setting.parse(h, seed, size, scale, tau, weights)
     state = state_matrices(s, (head, query, key))
+    if tab == "clinic":
+        state["clinic"] = clinic_path.export_state(s, limits.bug(bug), limits.mystery(mystery), limits.flag(causal))
     if ctx.triggered_id == DOWNLOAD_CSV:
-        return {"content": as_csv(state), "filename": filename(s, "csv"), "type": "text/csv"}
-    return {"content": json.dumps(state), "filename": filename(s, "json"), "type": "application/json"}
+        return {"content": as_csv(state), "filename": filename(s, "csv", state.get("clinic")), "type": "text/csv"}
+    return {"content": json.dumps(state), "filename": filename(s, "json", state.get("clinic")),
+            "type": "application/json"}
 
 
 # The link shows in a box, and "copy link" copies it (or selects it where the browser allows no clipboard).

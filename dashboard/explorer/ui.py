@@ -66,6 +66,17 @@ def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
                                config=figures.GRAPH_CONFIG, **kwargs)], className="figure-frame")
 
 
+def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.Div:
+    """Three number boxes for a cell A^(i)_rj: head i from 1, query r and key j from 0 (ids and values in that
+    order); the server checks the cell against the setting (limits.cell)."""
+    labels, lows, highs = ("head i", "query r", "key j"), (1, 0, 0), (max(HEAD_CHOICES),) + (limits.MAX_TOKENS - 1,) * 2
+    return html.Div([html.Div([dbc.Label(label, html_for=i, className="small mb-0"),
+                               dbc.Input(id=i, type="number", min=low, max=high, step=1, value=value, size="sm",
+                                         className="cell-input")])
+                     for i, label, low, high, value in zip(ids, labels, lows, highs, cell)],
+                    className="d-flex gap-2 mb-2")
+
+
 def text_beside_view(texts: list[str], view) -> dbc.Row:
     """The seed's explanation on the left, the view it describes on the right (stacked on a phone)."""
     return dbc.Row(

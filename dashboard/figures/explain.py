@@ -32,14 +32,15 @@ def logits_figure(logits: np.ndarray, display: Display = DESKTOP) -> dict:
 
 
 def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: np.ndarray,
-                   display: Display = DESKTOP) -> dict:
+                   display: Display = DESKTOP, V_title: str = "V = X W_V") -> dict:
     """V with its column blocks V_i, the concatenation [head_1 … head_h] (head_i = A^(i) V_i), W_O with the
-    row block that reads each head, and MultiHead(X) = concat W_O. V is (h, n, d_k); the rest (n, d) or (d, d)."""
+    row block that reads each head, and MultiHead(X) = concat W_O. V is (h, n, d_k); the rest (n, d) or (d, d).
+    The bug clinic titles V otherwise: a layer that splits the heads wrongly does not read X W_V's blocks."""
     h, n, d_k = V.shape
     d = h * d_k
     V_full = V.swapaxes(0, 1).reshape(n, d)
     fig = heatmap_grid([V_full, concat, W_O, output],
-                       ["V = X W_V", "[head₁ … headₕ]", "W_O", "MultiHead(X)"], display=display, zmin=None,
+                       [V_title, "[head₁ … headₕ]", "W_O", "MultiHead(X)"], display=display, zmin=None,
                        colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature", y_title="token",
                        value_name="value", y_label_chars=len(_block(h - 1, d_k)))
     outline_blocks(fig, 0, [f"V{_sub(i)}" for i in range(h)], d_k, n)

@@ -1,0 +1,33 @@
+"""The bug clinic's shared controls: the bug, the mystery, the mask and the selected cell, and the bug they pick.
+The clinic's heatmaps (explorer/clinic.py) and the views that follow the bug (explorer/clinic_path.py) read them
+through these gates."""
+
+from __future__ import annotations
+
+from .. import bugs, limits
+from .gate import DISPLAYED, SETTING, Cell, Control, field, gate
+
+BUG = "clinic-bug"
+MYSTERY = "clinic-mystery"
+CAUSAL = "clinic-causal"
+HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
+BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
+# the cell whose path the clinic follows: head i (1..h), query r and key j (0..n-1); a click on either grid sets it
+HEAD = "clinic-head"
+QUERY = "clinic-query"
+KEY = "clinic-key"
+DEFAULT_CELL = (1, 3, 1)  # below the diagonal, so a causal mask leaves it a weight
+
+BUG_FIELD = field("bug", BUG, parse=limits.bug)
+MYSTERY_FIELD = field("mystery", MYSTERY, parse=limits.mystery)
+CAUSAL_FIELD = field("causal", CAUSAL, parse=limits.flag)
+CELL_FIELD = Control({"head": (HEAD, "value"), "query": (QUERY, "value"), "key": (KEY, "value")}, Cell)
+LAYERS = {"setting": SETTING, "bug": BUG_FIELD, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD}
+
+CLINIC = gate("clinic", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(HEATMAPS,))
+CLINIC_CELL = gate("clinic-cell", ("clinic",), {"cell": CELL_FIELD}, watch=(HEATMAPS, BUGGY))
+
+
+def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
+    """The bug on the page and what its panels are called: the chosen one, or the mystery's, unnamed."""
+    return (bugs.mystery(mystery), "mystery") if mystery else (bugs.BY_KEY[bug_key], "with the bug")

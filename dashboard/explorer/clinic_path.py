@@ -1,0 +1,98 @@
+"""The views that follow the clinic's bug past its heatmaps: where the wrong number comes from (the numbers on
+the way to one weight and one output row, in both layers, and the first that differs) and the buggy layer's
+forward pass. The export (explorer/export.py) takes the bug's layer too."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from dash import Output, html
+
+from .. import bugs, checks, limits
+from ..figures import Display
+from ..figures import explain as fig
+from ..state import SETTINGS_CACHED, Setting, checks_example
+from . import clinic_text as text
+from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
+from .gate import DISPLAYED, gate
+from .selection import clickable
+from .ui import cell_inputs, graph
+from .wiring import callback
+
+PATH = "clinic-path"
+FORWARD = "clinic-forward"
+
+PATH_GATE = gate("clinic-path", ("clinic",), {**LAYERS, "cell": CELL_FIELD}, watch=(HEATMAPS, BUGGY))
+FORWARD_GATE = gate("clinic-forward", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(FORWARD,))
+
+
+def layout() -> html.Div:
+    return html.Div(
+        [html.H3("Where does the wrong number come from?", className="h5"),
+         html.P("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight and "
+                "to the query's output row, in both layers.", className="small mb-1"),
+         cell_inputs((HEAD, QUERY, KEY), DEFAULT_CELL),
+         html.Div(id=PATH, className="clinic-path", **{"aria-live": "polite"}),
+         html.H3("The forward pass of the layer with the bug", className="h5 mt-3"),
+         html.P("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
+                "output it returned.", className="small mb-1"),
+         graph(FORWARD)],
+        className="mt-3",
+    )
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> html.Div:
+    bug, label = shown(bug_key, mystery)
+    return text.path(checks.wrong_number_path(checks_example(s, causal), bug, *cell), *cell, label)
+
+
+@callback(Output(PATH, "children"), PATH_GATE.input, prevent_initial_call=True)
+def update_path(controls):
+    """The path to the chosen cell in both layers, or what is wrong with the cell."""
+    view = PATH_GATE.read(controls)
+    s = view.setting
+    selected, message = limits.cell(*view.cell, s.h, s.n)
+    if selected is None:
+        return html.P(message, className="text-danger small", role="alert")
+    return path_panel(s, view.bug, view.mystery, view.causal, selected)
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def forward_figure(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> dict:
+    bug, _ = shown(bug_key, mystery)
+    ex = checks_example(s, causal)
+    layer = checks.run(ex, bug)
+    return fig.forward_figure(layer.V, layer.concat, ex.W[3], layer.output, display, V_title="V, as the heads read it")
+
+
+@callback(Output(FORWARD, "figure"), FORWARD_GATE.input, prevent_initial_call=True)
+def update_forward(controls):
+    view = FORWARD_GATE.read(controls)
+    return forward_figure(view.setting, view.bug, view.mystery, view.causal, view.display)
+
+
+def export_state(s: Setting, bug_key: str, mystery: int, causal: bool) -> dict:
+    """Both of the clinic's layers for "download JSON" and "download CSV": the bug's key (None in mystery mode,
+    which gives its number instead), whether the layers are causal, and each layer's attention (h, n, n) and
+    output (n, d) as nested lists."""
+    bug, _ = shown(bug_key, mystery)
+    ex = checks_example(s, bugs.is_causal(bug, causal))
+    correct, buggy = checks.run(ex, None), checks.run(ex, bug)
+    return {"bug": None if mystery else bug.key, "mystery": mystery, "causal": ex.causal,
+            "correct": {"attention": correct.A.tolist(), "output": correct.output.tolist()},
+            "with_bug": {"attention": buggy.A.tolist(), "output": buggy.output.tolist()}}
+
+
+def csv_rows(clinic: dict):
+    """The export's CSV rows for both layers: matrix (clinic_correct_attention, clinic_bug_output, …), head
+    (blank for the outputs), row, column, value."""
+    for layer, prefix in (("correct", "clinic_correct"), ("with_bug", "clinic_bug")):
+        yield from ([f"{prefix}_attention", i + 1, r, c, repr(v)] for i, head in enumerate(clinic[layer]["attention"])
+                    for r, line in enumerate(head) for c, v in enumerate(line))
+        yield from ([f"{prefix}_output", "", r, c, repr(v)] for r, line in enumerate(clinic[layer]["output"])
+                    for c, v in enumerate(line))
+
+
+clickable(HEATMAPS, (HEAD, QUERY, KEY))
+clickable(BUGGY, (HEAD, QUERY, KEY))
