@@ -45,6 +45,22 @@ def test_rendered_copy_matches_its_source(name):
     assert rendered.count("<svg") == len(re.findall(r"\$\$.+?\$\$|\$[^$\n]+?\$", source.decode(), re.S))
 
 
+# a count of tokens, heads or tokens per cluster stated as a fact: "$n = 12$", "h = 4", "clusters of four"; "with
+# $h = 8$ …" is a condition, not a fact
+A_FIXED_SIZE = re.compile(r"(?<![Ww]ith )(?<![Ww]ith \$)(?<!/)\b[nh] = \d+|clusters of (?:two|three|four|five|six|eight|\d+)"
+                          r"|\b\d+ tokens\b")
+
+
+@pytest.mark.parametrize("name", SECTIONS)
+def test_the_prose_states_no_size_the_controls_change(name):
+    """The controls change n and h, so a sentence that gives them a value says whose it is (the seed's): the
+    worked example once said "n = 12 … three clusters of four" at every size."""
+    sentences = re.split(r"(?<=[.;:])\s+", (ui.CONTENT / f"{name}.md").read_text())
+    for sentence in sentences:
+        if A_FIXED_SIZE.search(sentence):
+            assert "seed's" in sentence, sentence
+
+
 def test_layout_uses_every_section():
     shown = [c for view in explorer.VIEWS for c in view.layout()._traverse()]
     for name in SECTIONS:

@@ -16,6 +16,7 @@ from dashboard.figures import Display, clinic, equivariance, example, explain, m
 from dashboard.limits import TABS
 from tests.browser import TWO_FRAMES, wait_until
 from tests.test_a11y import wait_drawn, wait_graph
+from tests.test_presenter import FILLS_THE_SCREEN
 from tests.util import decode
 
 LECTURE, PHONE = Display(lecture=True), Display(narrow=True)
@@ -140,6 +141,18 @@ def test_every_head_fits_under_the_header_at_1920(browser, app_url, h):
 
 
 @pytest.mark.browser
+def test_the_presenter_view_at_1920_draws_every_text_at_24_px_or_more(browser, app_url):
+    page = open_page(browser, f"{app_url}/?h=8&weights=trained", 1920, 1080)
+    wait_graph(page, "heatmaps")
+    page.locator(".figure-frame:has(#heatmaps) .present-button").click()
+    wait_until(page, FILLS_THE_SCREEN)
+    wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullLayout.font.size >= 24")
+    texts = [t for t in page.evaluate(FIGURE_TEXT, "section-example") if t["graph"] == "heatmaps"]
+    assert len(texts) > 8 * 3 and min(t["size"] for t in texts) >= 24, sorted(texts, key=lambda t: t["size"])[:3]
+    page.context.close()
+
+
+@pytest.mark.browser
 def test_tick_labels_read_outside_lecture_mode(browser, app_url):
     page = open_page(browser, "about:blank", 1440, 900)
     for tab in TABS:
@@ -174,12 +187,16 @@ def meet(a, b, slack=1):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("tab", TABS)
-def test_on_a_phone_the_toolbar_covers_no_title(browser, app_url, tab):
+def test_on_a_phone_no_toolbar_colour_bar_or_legend_covers_anything(browser, app_url, tab):
     page = open_page(browser, f"{app_url}/?tab={tab}&h=8&weights=trained", 390, 844)
     wait_drawn(page, tab)
-    covered = [(g["graph"], t["text"]) for g in page.evaluate(PHONE_BOXES, f"section-{tab}") if g["modebar"]
-               for t in g["titles"] if meet(g["modebar"], t)]
+    graphs = page.evaluate(PHONE_BOXES, f"section-{tab}")
+    covered = [(g["graph"], t["text"]) for g in graphs if g["modebar"] for t in g["titles"] if meet(g["modebar"], t)]
     assert covered == []
+    on_a_plot = [(g["graph"], p["id"]) for g in graphs for bar in g["colorbars"] for p in g["plots"] if meet(bar, p)]
+    assert on_a_plot == []
+    on_a_label = [(g["graph"], t["text"]) for g in graphs if g["legend"] for t in g["labels"] if meet(g["legend"], t)]
+    assert on_a_label == []
     page.context.close()
 
 
