@@ -101,17 +101,19 @@ def choose(control: str, label: str) -> Callable:
 
 
 class Callbacks:
-    """Requests to Dash's callback endpoint in flight, counted from the page's request events."""
+    """Requests to Dash's callback endpoint in flight, from the page's request events. Only requests seen to start
+    count: one that began before the listener (a page load's late callbacks) must not make the count negative,
+    which read as never settled."""
 
     def __init__(self, page):
-        self.in_flight = 0
-        page.on("request", lambda r: self._count(r, 1))
-        page.on("requestfinished", lambda r: self._count(r, -1))
-        page.on("requestfailed", lambda r: self._count(r, -1))
+        self.started = set()
+        page.on("request", lambda r: self.started.add(r) if "_dash-update-component" in r.url else None)
+        page.on("requestfinished", lambda r: self.started.discard(r))
+        page.on("requestfailed", lambda r: self.started.discard(r))
 
-    def _count(self, request, step):
-        if "_dash-update-component" in request.url:
-            self.in_flight += step
+    @property
+    def in_flight(self) -> int:
+        return len(self.started)
 
 
 def settle(page, callbacks: Callbacks, need_start: bool = False, ready: Callable = lambda s: True,
