@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from deploy.serve import GUNICORN  # noqa: E402
 from tests.browser import CHROMIUM, CHROMIUM_FLAGS  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
-from tests.recorder import RECORDER, Callbacks, choose, settle  # noqa: E402
+from tests.recorder import RECORDER, TIMEOUT, Callbacks, choose, settle  # noqa: E402
 
 SOFTWARE_GL = ["--use-gl=swiftshader", "--enable-unsafe-swiftshader"]
 ANSWERED = "answered"
@@ -65,7 +65,7 @@ def press(selector: str, key: str) -> Callable:
 
 
 def tab(label: str) -> Callable:
-    return click(f"#tab label:text-is('{label}')")
+    return choose("tab", label)  # a tab's label ends with its short name for phones: it starts with `label`
 
 
 INTERACTIONS = [
@@ -94,7 +94,9 @@ def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> 
         page.locator(interaction.scroll).scroll_into_view_if_needed()
         settle(page, callbacks)
     interaction.act(page, lambda: page.evaluate("window.drawRecorder.arm()"))
-    state = settle(page, callbacks, need_start=True)
+    # every interaction here draws something: a change whose first request comes more than QUIET s after the
+    # input must not end the run before it (it did for a typed seed), and one that draws nothing is a timeout
+    state = settle(page, callbacks, need_start=True, ready=lambda state: bool(state["draws"]))
     draws = {graph: [t / 1000 for t in times] for graph, times in state["draws"].items()}
     return {**draws, ANSWERED: (state["answered"] and state["answered"] / 1000, state["requests"])}
 
@@ -160,17 +162,21 @@ def page_bytes(page, url: str) -> tuple[int, int]:
     return sizes[0], sizes[1]
 
 
-# In the page: the time from the next pointer event to the first change under a selector.
-FIRST_CHANGE = """selector => new Promise(resolve => {
+# In the page: the time from the next pointer event to the first change under a selector (null after TIMEOUT s),
+# as a promise kept in the page (returned, Playwright would wait for it before the click that resolves it).
+FIRST_CHANGE = """([selector, timeout]) => { window.firstChange = new Promise(resolve => {
   let start = null;
+  setTimeout(() => resolve(null), timeout * 1000);
   document.addEventListener('pointerdown', () => { start ??= performance.now(); }, {capture: true, once: true});
   new MutationObserver((_, observer) => { if (start !== null) { observer.disconnect();
     resolve((performance.now() - start) / 1000); } }).observe(document.querySelector(selector),
     {childList: true, subtree: true, characterData: true});
-})"""
+}); }"""
 
-# In the page: a direct Plotly.restyle of the cube planes' opacities (head 2 forward), until Plotly has drawn it.
-DIRECT_RESTYLE = """() => new Promise(resolve => {
+# In the page: a direct Plotly.restyle of the cube planes' opacities (head 2 forward), until Plotly has drawn it
+# (null after TIMEOUT s).
+DIRECT_RESTYLE = """timeout => new Promise(resolve => {
+  setTimeout(() => resolve(null), timeout * 1000);
   const gd = document.querySelector('#cube .js-plotly-plot');
   const planes = gd.data.map((t, i) => t.type === 'surface' ? i : -1).filter(i => i >= 0);
   const start = performance.now();
@@ -179,24 +185,35 @@ DIRECT_RESTYLE = """() => new Promise(resolve => {
 })"""
 
 
-def drilldown(page, url: str) -> float:
+def drilldown(page, callbacks: Callbacks, url: str) -> float:
     """s from a click on a cell of the heatmaps until the drill-down shows that weight."""
     page.goto(url + "/?h=4")
+    page.wait_for_selector(".js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
     page.wait_for_selector("#heatmaps", state="attached")
-    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView()")  # dcc.Graph replaces its element
+    # in the middle of the screen, clear of the sticky header (dcc.Graph replaces its element: no locator)
+    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
     page.wait_for_selector("#heatmaps .heatmaplayer image", state="attached")
     page.wait_for_selector("#drilldown table", state="attached")
-    changed = page.evaluate_handle(FIRST_CHANGE, "#drilldown")
+    settle(page, callbacks)  # the page's own updates are done: the next change is the click's
+    page.evaluate(FIRST_CHANGE, ["#drilldown", TIMEOUT])
     box = page.locator("#heatmaps .nsewdrag").first.bounding_box()
     page.mouse.click(box["x"] + 0.7 * box["width"], box["y"] + 0.4 * box["height"])
-    return changed.json_value()
+    return answered(page.evaluate("() => window.firstChange"))
+
+
+def answered(seconds: float | None) -> float:
+    """What a page measurement found, or TimeoutError when it gave up (null)."""
+    if seconds is None:
+        raise TimeoutError(f"nothing happened in {TIMEOUT} s")
+    return seconds
 
 
 def cube_button(page, callbacks: Callbacks, url: str) -> tuple[float, float]:
     """s from a click on a cube head button until the cube drew, and for a direct Plotly.restyle of the
     same planes in the same page, once the button's draws have settled."""
     run = attempt(page, callbacks, url, next(i for i in INTERACTIONS if i.name == "cube head button"))
-    direct = page.evaluate(DIRECT_RESTYLE)
+    direct = answered(page.evaluate(DIRECT_RESTYLE, TIMEOUT))
     return (max(run["cube"]) if run and "cube" in run else float("nan")), direct
 
 
@@ -252,7 +269,7 @@ def main():
                       f"{seconds(floor_ends):<17} | {ratio(ends, floor_ends):<6} | "
                       f"{timeouts} app, {floor_timeouts} floor", flush=True)
             page, callbacks, url = pages["app"]
-            clicks = [t for _ in range(args.repeats) for t in measured(drilldown, page, url)]
+            clicks = [t for _ in range(args.repeats) for t in measured(drilldown, page, callbacks, url)]
             print(f"\nclick on a cell → drill-down: {seconds(clicks)} ({args.repeats - len(clicks)} timeouts)")
             cube = [pair for _ in range(args.repeats) for pair in measured(cube_button, page, callbacks, url)]
             button, direct = [b for b, _ in cube], [d for _, d in cube]

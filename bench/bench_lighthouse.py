@@ -13,6 +13,7 @@ Run: make node-tools; python bench/bench_lighthouse.py [--runs 3]
 import argparse
 import json
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -63,6 +64,19 @@ def lighthouse(url: str) -> dict:
             "score": report["categories"]["performance"]["score"]}
 
 
+def lighthouse_runs(url: str, runs: int) -> tuple[list[dict], list[str]]:
+    """`runs` completed Lighthouse runs, and why the others failed: Lighthouse now and then loses its trace of the
+    load (NO_NAVSTART), so a failed run is tried again, up to twice as many times as asked."""
+    results, failed = [], []
+    while len(results) < runs and len(failed) < 2 * runs:
+        try:
+            results.append(lighthouse(url))
+        except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError, KeyError) as e:
+            code = re.search(r"\(([A-Z_]+)\)", str(e))
+            failed.append(code.group(1) if code else type(e).__name__)
+    return results, failed
+
+
 def tab_switches(url: str, rounds: int) -> dict:
     """Seconds from a click on each tab to its graphs drawn: {tab: (first visits, returns)}."""
     from playwright.sync_api import sync_playwright
@@ -94,10 +108,15 @@ def measure(how: str, name: str, module: str, runs: int) -> None:
                             stderr=subprocess.DEVNULL)
     try:
         wait_until_up(url + "/", proc, timeout=120)
-        results = [lighthouse(url + "/") for _ in range(runs)]
+        results, failed = lighthouse_runs(url + "/", runs)
+        lost = f"; {len(failed)} run(s) failed and were tried again: {', '.join(sorted(set(failed)))}" if failed else ""
+        if not results:
+            print(f"{how:>13}, {name:>5}: no run completed{lost}", flush=True)
+            return
         med = {k: statistics.median(r[k] for r in results) for k in ("lcp", "tbt", "score")}
+        each = ", ".join(f"{r['lcp']:.2f}" for r in results)
         print(f"{how:>13}, {name:>5}: LCP {med['lcp']:.2f} s, TBT {med['tbt']:.2f} s, score {med['score']:.2f} "
-              f"(median of {runs} cold loads; LCP " + ", ".join(f"{r['lcp']:.2f}" for r in results) + ")", flush=True)
+              f"(median of {len(results)} cold loads; LCP {each}{lost})", flush=True)
         if name == "app" and how == "gunicorn":
             for tab, (first, back) in tab_switches(url, runs).items():
                 print(f"       switch to {tab:>12}: first visit {statistics.median(first):.2f} s, "
