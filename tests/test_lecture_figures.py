@@ -277,13 +277,20 @@ def test_on_a_phone_the_cube_stays_in_its_frame(browser, app_url):
 
 
 @pytest.mark.browser
-def test_in_lecture_mode_the_cube_fills_its_box(browser, app_url):
-    page = open_page(browser, f"{app_url}/?h=8&weights=trained&lecture=1", 1920, 1080)
+def test_in_lecture_mode_the_cube_fills_its_box_and_its_ticks_have_room(browser, app_url):
+    """At n = 30 (10 tokens per cluster; 48 draws for 50 s in software WebGL), eight ticks on the key and query axes:
+    once a 300 px cube in a 1,900 px frame drew them on top of each other."""
+    page = open_page(browser, f"{app_url}/?h=8&size=10&weights=trained&lecture=1", 1920, 1080)
     box, drawn = cube_drawing(page)
     rows, columns = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
     height, width = rows[-1] - rows[0], columns[-1] - columns[0]
     assert box["height"] >= 600 and height >= 0.6 * box["height"] and width >= 0.5 * box["width"], \
         (height, width, box)
+    ticks = page.evaluate("""() => { const gd = document.querySelector('#cube .js-plotly-plot');
+      return [0, 1].map(a => ({count: gd._fullLayout.scene._scene.glplot.axes.ticks[a].length,
+                               size: gd._fullLayout.scene[a ? 'yaxis' : 'xaxis'].tickfont.size})); }""")
+    for axis in ticks:  # each two-digit label (about 1.2 em wide) has a gap as wide again beside it
+        assert axis["count"] >= 8 and width / axis["count"] >= 2.4 * axis["size"], (axis, width)
     page.context.close()
 
 
