@@ -159,8 +159,9 @@ def catch_table(ex: Example, which=FAST, losses=None) -> dict[str, dict[str, boo
             for bug in bugs.BUGS}
 
 
-def same_numbers(ex: Example, a: bugs.Bug, b: bugs.Bug) -> bool:
-    """Whether two bugs give the same layer here (at h = 1 there are no heads to split, …)."""
+def same_numbers(ex: Example, a: bugs.Bug | None, b: bugs.Bug | None) -> bool:
+    """Whether two bugs (None: the correct layer) give the same layer here (at h = 1 there are no heads to split,
+    …)."""
     if bugs.is_causal(a, ex.causal) != bugs.is_causal(b, ex.causal):
         return False
     ra, rb = run(ex, a), run(ex, b)
@@ -192,11 +193,11 @@ def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple
 
 # Where a wrong number comes from: the numbers on the way to A^(i)_rj and output r, in the order the layer
 # computes them. The first that differs between the two layers is the step where the bug entered.
-PATH = ("query", "key", "scale", "logit", "weight", "row sum", "head row", "output row")
+PATH_STEPS = ("query", "key", "scale", "logit", "weight", "row sum", "head row", "output row")
 
 
 class PathStep(NamedTuple):
-    step: str  # one of PATH
+    step: str  # one of PATH_STEPS
     correct: np.ndarray  # () or a vector
     buggy: np.ndarray
 
@@ -206,7 +207,7 @@ class PathStep(NamedTuple):
 
 
 def cell_numbers(layer: MultiHeadResult, i: int, r: int, j: int) -> tuple[np.ndarray, ...]:
-    """In PATH's order: q_r^(i) and k_j^(i) (d_k,), the scale, the scaled logit [r, j], the weight A^(i)_rj,
+    """In PATH_STEPS' order: q_r^(i) and k_j^(i) (d_k,), the scale, the scaled logit [r, j], the weight A^(i)_rj,
     row r's sum over the keys, head_i's row r (d_k,) and output row r (d,)."""
     return (layer.Q[i, r], layer.K[i, j], np.float64(layer.scale), layer.logits[i, r, j], layer.A[i, r, j],
             layer.A[i, r].sum(), layer.heads[i, r], layer.output[r])
@@ -216,7 +217,7 @@ def wrong_number_path(ex: Example, bug: bugs.Bug, i: int, r: int, j: int) -> lis
     """The path to A^(i)_rj and output r in the correct layer (with the bug's mask) and the buggy one."""
     correct = run(ex._replace(causal=bugs.is_causal(bug, ex.causal)), None)
     buggy = run(ex, bug)
-    return [PathStep(step, a, b) for step, a, b in zip(PATH, cell_numbers(correct, i, r, j),
+    return [PathStep(step, a, b) for step, a, b in zip(PATH_STEPS, cell_numbers(correct, i, r, j),
                                                         cell_numbers(buggy, i, r, j))]
 
 

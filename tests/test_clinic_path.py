@@ -63,6 +63,13 @@ def shown(vector) -> str:
     return f"{vector:.3f}" if np.ndim(vector) == 0 else "(" + ", ".join(f"{v:+.3f}" for v in vector) + ")"
 
 
+def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
+    """Another head's output differs, this head's does not: the sentence blames no step after the heads."""
+    said = texts(fire(clinic_path.update_path, path_data("reshape", h=2, causal=True, query=0, key=0)))[0]
+    assert "the first number that differs is output row 0" in said
+    assert "another head's output, or the step from the concatenation to the output, differs" in said
+
+
 @pytest.mark.parametrize("key", list(bugs.NAMES))
 def test_the_path_names_the_first_number_each_bug_changes(key):
     name, correct, buggy = where_each_bug_enters()[key]
@@ -75,14 +82,22 @@ def test_the_path_names_the_first_number_each_bug_changes(key):
     first = verdicts.index("differs")
     assert verdicts[:first] == ["same"] * first  # every number before it is the same
     assert rows[first].className == "selected" and rows[first].children[0].children == name
-    assert [r.children[0].children for r in rows][0] == "q⁽¹⁾_3, query 3 in head 1" and len(rows) == len(checks.PATH)
+    assert rows[0].children[0].children == "q⁽¹⁾_3, query 3 in head 1" and len(rows) == len(checks.PATH_STEPS)
 
 
 def test_a_cell_the_bug_leaves_alone_and_a_row_that_no_longer_sums_to_1():
     """At h = 1 there are no heads to split; a masked key's weight is 0 in both layers, but the mask applied after
     the softmax leaves row 0 summing to its one kept weight."""
     unchanged = texts(fire(clinic_path.update_path, path_data("reshape", h=1)))[0]
-    assert "every number is the same in both layers" in unchanged
+    assert unchanged.endswith("every number is the same in both layers: in this setting the bug changes nothing at "
+                              "all.")
+    here = texts(fire(clinic_path.update_path, path_data("no-scale", h=8, head=8, query=11, key=11)))[0]  # d_k = 1
+    assert here.endswith("in this setting the bug changes nothing at all.")
+    # K Qᵀ on the diagonal: q_3 · k_3 = k_3 · q_3, but row 3's other logits differ, so its weight does: the sentence
+    # says this logit is the same, never that the logits are
+    diagonal = texts(fire(clinic_path.update_path, path_data("kq", query=3, key=3)))[0]
+    assert "the first number that differs is the weight A⁽¹⁾[3, 3]" in diagonal
+    assert "this logit is the same, but its weight is not" in diagonal and "the logits are the same" not in diagonal
     X, W_Q, W_K = worked_example(0)[:3]
     row_0 = softmax_rows(by_head(X @ W_Q, 0)[:1] @ by_head(X @ W_K, 0).T / np.sqrt(D_K))[0]
     said = texts(fire(clinic_path.update_path, path_data("mask-after", query=0, key=1)))[0]

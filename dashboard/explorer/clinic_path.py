@@ -22,7 +22,8 @@ from .wiring import callback
 PATH = "clinic-path"
 FORWARD = "clinic-forward"
 
-PATH_GATE = gate("clinic-path", ("clinic",), {**LAYERS, "cell": CELL_FIELD}, watch=(HEATMAPS, BUGGY))
+# the panel sits between the grids and the forward pass: near either, it is near the student
+PATH_GATE = gate("clinic-path", ("clinic",), {**LAYERS, "cell": CELL_FIELD}, watch=(HEATMAPS, BUGGY, FORWARD))
 FORWARD_GATE = gate("clinic-forward", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(FORWARD,))
 
 
@@ -44,7 +45,9 @@ def layout() -> html.Div:
 @lru_cache(maxsize=SETTINGS_CACHED)
 def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> html.Div:
     bug, label = shown(bug_key, mystery)
-    return text.path(checks.wrong_number_path(checks_example(s, causal), bug, *cell), *cell, label)
+    ex = checks_example(s, causal)
+    anywhere = not checks.same_numbers(ex._replace(causal=bugs.is_causal(bug, causal)), None, bug)
+    return text.path(checks.wrong_number_path(ex, bug, *cell), *cell, label, anywhere)
 
 
 @callback(Output(PATH, "children"), PATH_GATE.input, prevent_initial_call=True)

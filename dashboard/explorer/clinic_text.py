@@ -96,7 +96,7 @@ def verdict(right: bool | None, why: str) -> html.Div:
 
 
 def path_names(i: int, r: int, j: int) -> dict[str, str]:
-    """What each step of checks.PATH is called, for head i (from 0), query r and key j."""
+    """What each step of checks.PATH_STEPS is called, for head i (from 0), query r and key j."""
     sup, A = f"({i + 1})".translate(figures.SUPERSCRIPT), figures.head_label(i)
     return {"query": f"q{sup}_{r}, query {r} in head {i + 1}", "key": f"k{sup}_{j}, key {j} in head {i + 1}",
             "scale": "the scale", "logit": f"the scaled logit [{r}, {j}]", "weight": f"the weight {A}[{r}, {j}]",
@@ -104,16 +104,20 @@ def path_names(i: int, r: int, j: int) -> dict[str, str]:
             "head row": f"head{str(i + 1).translate(figures.SUBSCRIPT)}'s row {r}", "output row": f"output row {r}"}
 
 
-# What it means when a step is the first to differ: the step, never the bug, so mystery mode keeps its secret.
+# What it means when a step is the first to differ, claiming no more than the path compared: the step, never the
+# bug, so mystery mode keeps its secret.
 FIRST_DIFFERENCE = {
     "query": "the heads' queries are cut from the projections differently",
     "key": "the heads' keys are cut from the projections differently",
     "scale": "the number in front of Q Kᵀ differs, so every logit is scaled differently",
     "logit": "the query and the key are the same in both layers, but their logit is not: it pairs other vectors",
-    "weight": "the logits are the same, but the softmax turns them into other weights",
+    "weight": "this logit is the same, but its weight is not: the softmax gives it another share (a weight depends on "
+              "the other logits it is taken over, and on the axis it is taken along)",
     "row sum": "this weight is the same, but the row's weights no longer add up to the same total",
-    "head row": "the weights are the same, but the values they average are not",
-    "output row": "every number up to the heads is the same: the step from the concatenation to the output differs",
+    "head row": "this weight and its row's sum are the same, but the head's output for the query is not: other weights "
+                "in the row, or the values they average, differ",
+    "output row": "this head's output for the query is the same, but the layer's is not: another head's output, or "
+                  "the step from the concatenation to the output, differs",
 }
 
 
@@ -121,15 +125,17 @@ def number(value: np.ndarray) -> str:
     return f"{float(value):.3f}" if np.ndim(value) == 0 else "(" + ", ".join(f"{v:+.3f}" for v in value) + ")"
 
 
-def path(steps: list, i: int, r: int, j: int, label: str) -> html.Div:
+def path(steps: list[checks.PathStep], i: int, r: int, j: int, label: str, anywhere: bool) -> html.Div:
     """The path to A^(i)_rj and output row r in both layers (checks.wrong_number_path), and a sentence on the
-    first number that differs."""
+    first number that differs; `anywhere`: whether the two layers differ at all in this setting."""
     names = path_names(i, r, j)
     first = next((s for s in steps if s.differs), None)
     way = f"On the way to {figures.head_label(i)}[{r}, {j}] and to output row {r}"
     buggy = "mystery layer" if label == "mystery" else f"layer {label}"
     if first is None:
-        said = f"{way}, every number is the same in both layers: at this cell the bug changes nothing. Try another."
+        said = (f"{way}, every number is the same in both layers: at this cell the bug changes nothing. Try another."
+                if anywhere else f"{way}, every number is the same in both layers: in this setting the bug changes "
+                                 "nothing at all.")
     else:
         said = (f"{way}, the first number that differs is {names[first.step]}: {number(first.correct)} in the "
                 f"correct layer, {number(first.buggy)} in the {buggy}. Every number before it is the same: "
