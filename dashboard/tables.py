@@ -22,14 +22,14 @@ def bar(value: float, largest: float, signed: bool = True) -> html.Div:
 
 def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
     """The drill-down as tables a screen reader reads as they stand; the bars only repeat the numbers."""
-    head, A = figures.head_label(i), path.weights
+    head, A, sup = figures.head_label(i), path.weights, figures.head_sup(i)
     d_k = len(path.q)
     big = float(np.abs(path.products).max())
     coordinates = html.Table(
         [html.Caption(f"The logit {_logit(i, r, j)} = q·k, coordinate by coordinate, in head {i + 1}'s {d_k} "
                       "dimension" + ("s" if d_k > 1 else "")),
-         html.Thead(html.Tr([html.Th("c", scope="col"), html.Th(f"q{_sup(i)}_{r}[c]", scope="col"),
-                             html.Th(f"k{_sup(i)}_{j}[c]", scope="col"), html.Th("product", scope="col"),
+         html.Thead(html.Tr([html.Th("c", scope="col"), html.Th(f"q{sup}_{r}[c]", scope="col"),
+                             html.Th(f"k{sup}_{j}[c]", scope="col"), html.Th("product", scope="col"),
                              html.Th("pushes the weight", scope="col")])),
          html.Tbody([html.Tr([html.Th(str(c), scope="row"), html.Td(f"{q:+.3f}"), html.Td(f"{k:+.3f}"),
                               html.Td(f"{p:+.3f}"), html.Td([bar(p, big), html.Span("up" if p >= 0 else "down",
@@ -64,9 +64,6 @@ def _logit(i: int, r: int, j: int) -> str:
     """The seed's name for the unscaled q·k of head i (from 0), query r and key j."""
     return f"B_{i + 1}(x_{r}, x_{j})"
 
-
-def _sup(i: int) -> str:
-    return f"({i + 1})".translate(figures.SUPERSCRIPT)
 
 
 def _ordinal(k: int) -> str:

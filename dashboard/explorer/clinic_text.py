@@ -97,7 +97,7 @@ def verdict(right: bool | None, why: str) -> html.Div:
 
 def path_names(i: int, r: int, j: int) -> dict[str, str]:
     """What each step of checks.PATH_STEPS is called, for head i (from 0), query r and key j."""
-    sup, A = f"({i + 1})".translate(figures.SUPERSCRIPT), figures.head_label(i)
+    sup, A = figures.head_sup(i), figures.head_label(i)
     return {"query": f"q{sup}_{r}, query {r} in head {i + 1}", "key": f"k{sup}_{j}, key {j} in head {i + 1}",
             "scale": "the scale", "logit": f"the scaled logit [{r}, {j}]", "weight": f"the weight {A}[{r}, {j}]",
             "row sum": f"row {r} of {A}, summed over the keys",

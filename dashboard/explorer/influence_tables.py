@@ -17,9 +17,6 @@ def ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
-def _sup(i: int) -> str:
-    return f"({i + 1})".translate(figures.SUPERSCRIPT)
-
 
 def rho_text(rho: float) -> str:
     return "undefined (every key ties)" if np.isnan(rho) else f"{rho:+.2f}"
@@ -49,10 +46,11 @@ def disagreement_text(q: explain.QueryRanking) -> str:
             f"{'longer' if down else 'shorter'} one ({others[0]:.3f})") if len(others) == 1 else \
            (f"each of the {len(others)} keys {'that pass it' if down else 'it passes'} has a "
             f"{'longer' if down else 'shorter'} one ({others.min():.3f} to {others.max():.3f})")
+    sup = figures.head_sup(i)
     return (f"In head {i + 1}, for query {r}, key {j} moves most: {ordinal(w_rank)} of {n} by weight "
             f"({A}[{r}, {j}] = {weight:.3f}) but {ordinal(n_rank)} by influence "
             f"({N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}). Its value through W_O is "
-            f"{'short' if down else 'long'}, ‖v{_sup(i)}_{j} W_O{_sup(i)}‖ = {size:.3f}, and {keys}. " + agree)
+            f"{'short' if down else 'long'}, ‖v{sup}_{j} W_O{sup}‖ = {size:.3f}, and {keys}. " + agree)
 
 
 def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
@@ -79,7 +77,7 @@ def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
                       f"‖v W_O‖ is head {i + 1}'s. The foot compares each measure with the weight beside it "
                       f"(head {i + 1}'s for {influence_label(i)}, the mean over heads for the layer's)."),
          html.Thead(html.Tr([html.Th("key j", scope="col"), *(html.Th(t, scope="col") for t in header[:2]),
-                             html.Th(f"‖v_j W_O{_sup(i)}‖", scope="col"),
+                             html.Th(f"‖v_j W_O{figures.head_sup(i)}‖", scope="col"),
                              *(html.Th(t, scope="col") for t in header[2:])])),
          html.Tbody(body),
          html.Tfoot([foot("Spearman's ρ", lambda a: rho_text(a[0])),
@@ -129,7 +127,7 @@ def head_table(entropy: np.ndarray, effect: explain.HeadEffect, n: int) -> html.
 
 def cell_table(c: explain.CellInfluence, i: int, r: int, j: int) -> html.Div:
     """The drill-down's path from the weight A^(i)_rj to what key j adds to output r through head i."""
-    s = _sup(i)
+    s = figures.head_sup(i)
     vector = lambda v: "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"  # noqa: E731
     rows = [("weight", f"A{s}[{r}, {j}]", f"{c.weight:.3f}", f"{ordinal(c.weight_rank)} of {c.n}"),
             ("value", f"v{s}_{j}", vector(c.value), ""),

@@ -23,10 +23,10 @@ def with_outline(fig: dict, cell: Cell, s: Setting) -> dict:
     return {**fig, "layout": {**fig["layout"], "shapes": outlines(cell, s.h, s.n)}}
 
 
-def clickable(graph_id: str, cell_inputs: tuple[str, str, str] = (SEL_HEAD, SEL_QUERY, SEL_KEY)) -> None:
+def clickable(graph_id: str, ids: tuple[str, str, str] = (SEL_HEAD, SEL_QUERY, SEL_KEY)) -> None:
     """A click on a cell of this graph's trace i (head i + 1) at (query r, key j) selects that cell: it sets the
-    head, query and key inputs (by default the explorer's selection)."""
-    clientside_callback("pickCell", *[Output(i, "value", allow_duplicate=True) for i in cell_inputs],
+    inputs `ids` of the head, query and key (by default the explorer's selection)."""
+    clientside_callback("pickCell", *[Output(i, "value", allow_duplicate=True) for i in ids],
                         Input(graph_id, "clickData"), prevent_initial_call=True)
 
 

@@ -85,10 +85,14 @@ def typed_array(a, dtype: str = "f4") -> dict:
     return out
 
 
+def head_sup(i: int) -> str:
+    """'⁽³⁾' for head index 2: the seed's superscript (i), numbered from 1, in plain text."""
+    return f"({i + 1})".translate(SUPERSCRIPT)
+
+
 def head_label(i: int) -> str:
-    """'A⁽³⁾' for head index 2: the seed's A^(i), numbered from 1, in plain text (for sentences; a
-    figure uses head_title)."""
-    return "A" + f"({i + 1})".translate(SUPERSCRIPT)
+    """'A⁽³⁾' for head index 2: the seed's A^(i), in plain text (for sentences; a figure uses head_title)."""
+    return "A" + head_sup(i)
 
 
 def head_title(i: int) -> str:

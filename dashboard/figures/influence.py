@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import DESKTOP, SUPERSCRIPT, Display, axis_suffix, cell_outline, clear_toolbar, head_title, heatmap_grid
+from . import DESKTOP, Display, axis_suffix, cell_outline, clear_toolbar, head_sup, head_title, heatmap_grid
 
 # ColorBrewer "Greens", sequential and colour-blind safe: not the weights' purple, so the two never pass for
 # one another, and the selection's vermilion outline stands out on it.
@@ -19,7 +19,7 @@ LAYER_TITLES = ("N, all heads", "leave key j out", "gradient × input")  # short
 
 def influence_label(i: int) -> str:
     """'N⁽³⁾' for head index 2, in sentences and tables (a figure names it head_title)."""
-    return "N" + f"({i + 1})".translate(SUPERSCRIPT)
+    return "N" + head_sup(i)
 
 
 def per_head_influence(N: np.ndarray, display: Display = DESKTOP) -> dict:
