@@ -164,7 +164,11 @@ def same_numbers(ex: Example, a: bugs.Bug | None, b: bugs.Bug | None) -> bool:
     …)."""
     if bugs.is_causal(a, ex.causal) != bugs.is_causal(b, ex.causal):
         return False
-    ra, rb = run(ex, a), run(ex, b)
+    return same_layer(run(ex, a), run(ex, b))
+
+
+def same_layer(ra: MultiHeadResult, rb: MultiHeadResult) -> bool:
+    """Whether two layers give the same weights and outputs, up to rounding."""
     return bool(np.allclose(ra.A, rb.A, rtol=0, atol=TOLERANCE)
                 and np.allclose(ra.output, rb.output, rtol=0, atol=TOLERANCE))
 
@@ -213,10 +217,8 @@ def cell_numbers(layer: MultiHeadResult, i: int, r: int, j: int) -> tuple[np.nda
             layer.A[i, r].sum(), layer.heads[i, r], layer.output[r])
 
 
-def wrong_number_path(ex: Example, bug: bugs.Bug, i: int, r: int, j: int) -> list[PathStep]:
+def wrong_number_path(correct: MultiHeadResult, buggy: MultiHeadResult, i: int, r: int, j: int) -> list[PathStep]:
     """The path to A^(i)_rj and output r in the correct layer (with the bug's mask) and the buggy one."""
-    correct = run(ex._replace(causal=bugs.is_causal(bug, ex.causal)), None)
-    buggy = run(ex, bug)
     return [PathStep(step, a, b) for step, a, b in zip(PATH_STEPS, cell_numbers(correct, i, r, j),
                                                         cell_numbers(buggy, i, r, j))]
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import attention as core
-from . import checks, limits, trainer, training
+from . import bugs, checks, limits, trainer, training
 
 SETTINGS_CACHED = 64
 MASS_EXAMPLES = 100
@@ -86,6 +86,27 @@ def checks_example(s: Setting, causal: bool) -> checks.Example:
     """The worked example as the bug clinic's checks take it: X and the weights, h, the scale rule, the mask."""
     ex, _ = model(s)
     return checks.Example(ex.X, tuple(ex[1:5]), s.h, s.scale_at, causal)
+
+
+class BugLayers(NamedTuple):
+    """A bug's layer beside the correct one on the worked example, as the clinic and class mode show them."""
+
+    ex: checks.Example  # with a causal mask if asked for or if the bug needs one
+    correct: core.MultiHeadResult
+    buggy: core.MultiHeadResult
+
+    @property
+    def zmax(self) -> float:
+        """The top of the one colour scale both layers' heatmaps share."""
+        return float(max(self.correct.A.max(), self.buggy.A.max()))
+
+
+@lru_cache(maxsize=SETTINGS_CACHED)
+def bug_layers(s: Setting, bug_key: str, causal: bool) -> BugLayers:
+    """Both layers, computed once for the heatmaps, the path, the forward pass, the export and class mode."""
+    bug = bugs.BY_KEY[bug_key]
+    ex = checks_example(s, bugs.is_causal(bug, causal))
+    return BugLayers(ex, checks.run(ex, None), checks.run(ex, bug))
 
 
 # The learning lab's trained layers: the explorer draws them, class mode asks about them.

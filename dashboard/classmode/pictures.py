@@ -16,7 +16,7 @@ from ..figures import clinic as clinic_fig
 from ..figures import example as example_fig
 from ..figures import influence as influence_fig
 from ..figures import learning as learning_fig
-from ..state import Setting, checks_example, learned_attention, model, tokens
+from ..state import Setting, bug_layers, learned_attention, model, tokens
 from ..tables import bar
 from .templates import LAB, LAST, entropy_bits
 
@@ -60,16 +60,9 @@ def question_example(q: dict) -> list:
 
 
 @lru_cache(maxsize=64)
-def bug_layers(s: Setting, bug_key: str):
-    """The checks' example, the correct layer, the layer with the bug, and their shared colour scale's top."""
-    ex = checks_example(s, causal=False)
-    right, wrong = checks.run(ex, None), checks.run(ex, bugs.BY_KEY[bug_key])
-    return ex, right, wrong, float(max(right.A.max(), wrong.A.max()))
-
-
-@lru_cache(maxsize=64)
 def buggy_layer(s: Setting, bug_key: str) -> list:
-    ex, _, wrong, zmax = bug_layers(s, bug_key)
+    layers = bug_layers(s, bug_key, causal=False)
+    ex, wrong, zmax = layers.ex, layers.buggy, layers.zmax
     found = checks.verdicts(ex, bugs.BY_KEY[bug_key])
     rows = [html.Tr([html.Th(checks.CHECKS[name], scope="row"), html.Td("passes" if v.passed else "fails"),
                      html.Td(v.detail)]) for name, v in found.items()]
@@ -129,7 +122,8 @@ def why(q: dict) -> list:
             number_table("Mean entropy of a row, in bits (lower is sharper)", names, mean, "bits", q["accepted"])]
     if template == "bug":
         bug = bugs.BY_KEY[q["bug"]]
-        ex, right, _, zmax = bug_layers(s, q["bug"])
+        layers = bug_layers(s, q["bug"], causal=False)
+        ex, right, zmax = layers.ex, layers.correct, layers.zmax
         return graph(clinic_fig.layer_heatmaps(right.A, "correct", zmax, PROJECTOR),
                      f"The correct layer's attention, to hold beside the buggy one. The bug: {bug.name}. "
                      f"{bug.effect} {checks.caught_by(checks.side_by_side(ex, bug))}")

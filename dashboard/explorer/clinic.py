@@ -12,7 +12,7 @@ from dash import Input, Output, State, ctx, dcc, html, no_update
 from .. import bugs, checks, limits, trainer
 from ..figures import Display
 from ..figures import clinic as fig
-from ..state import SETTINGS_CACHED, Setting, checks_example
+from ..state import SETTINGS_CACHED, Setting, bug_layers, checks_example
 from ..urls import url_param
 from . import clinic_text as text
 from . import clinic_path, selection
@@ -106,9 +106,8 @@ def layout() -> html.Section:
 def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
                                                                                                      str]:
     bug, label = shown(bug_key, mystery)
-    ex = checks_example(s, bugs.is_causal(bug, causal))
-    right, wrong = checks.run(ex, None), checks.run(ex, bug)
-    zmax = float(max(right.A.max(), wrong.A.max()))  # one colour scale for both layers
+    layers = bug_layers(s, bug.key, causal)
+    ex, right, wrong, zmax = *layers, layers.zmax
     return (fig.layer_heatmaps(right.A, "correct", zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
             fig.output_difference(right.output, wrong.output, label, display),
             text.headline(s, bug.name if not mystery else f"mystery {mystery}", right, wrong, ex.causal))

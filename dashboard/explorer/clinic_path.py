@@ -8,10 +8,10 @@ from functools import lru_cache
 
 from dash import Output, html
 
-from .. import bugs, checks, limits
+from .. import checks, limits
 from ..figures import Display
 from ..figures import explain as fig
-from ..state import SETTINGS_CACHED, Setting, checks_example
+from ..state import SETTINGS_CACHED, Setting, bug_layers
 from . import clinic_text as text
 from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
 from .gate import DISPLAYED, gate
@@ -45,9 +45,9 @@ def layout() -> html.Div:
 @lru_cache(maxsize=SETTINGS_CACHED)
 def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> html.Div:
     bug, label = shown(bug_key, mystery)
-    ex = checks_example(s, causal)
-    anywhere = not checks.same_numbers(ex._replace(causal=bugs.is_causal(bug, causal)), None, bug)
-    return text.path(checks.wrong_number_path(ex, bug, *cell), *cell, label, anywhere)
+    layers = bug_layers(s, bug.key, causal)
+    return text.path(checks.wrong_number_path(layers.correct, layers.buggy, *cell), *cell, label,
+                     anywhere=not checks.same_layer(layers.correct, layers.buggy))
 
 
 @callback(Output(PATH, "children"), PATH_GATE.input, prevent_initial_call=True)
@@ -63,10 +63,10 @@ def update_path(controls):
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def forward_figure(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> dict:
-    bug, _ = shown(bug_key, mystery)
-    ex = checks_example(s, causal)
-    layer = checks.run(ex, bug)
-    return fig.forward_figure(layer.V, layer.concat, ex.W[3], layer.output, display, V_title="V, as the heads read it")
+    layers = bug_layers(s, shown(bug_key, mystery)[0].key, causal)
+    layer = layers.buggy
+    return fig.forward_figure(layer.V, layer.concat, layers.ex.W[3], layer.output, display,
+                              V_title="V, as the heads read it")
 
 
 @callback(Output(FORWARD, "figure"), FORWARD_GATE.input, prevent_initial_call=True)
@@ -80,8 +80,7 @@ def export_state(s: Setting, bug_key: str, mystery: int, causal: bool) -> dict:
     which gives its number instead), whether the layers are causal, and each layer's attention (h, n, n) and
     output (n, d) as nested lists."""
     bug, _ = shown(bug_key, mystery)
-    ex = checks_example(s, bugs.is_causal(bug, causal))
-    correct, buggy = checks.run(ex, None), checks.run(ex, bug)
+    ex, correct, buggy = bug_layers(s, bug.key, causal)
     return {"bug": None if mystery else bug.key, "mystery": mystery, "causal": ex.causal,
             "correct": {"attention": correct.A.tolist(), "output": correct.output.tolist()},
             "with_bug": {"attention": buggy.A.tolist(), "output": buggy.output.tolist()}}
