@@ -1,6 +1,5 @@
 """The explanation: every section of the seed is there, typeset, and the typeset copy is current."""
 
-import base64
 import hashlib
 import re
 import xml.dom.minidom
@@ -8,10 +7,15 @@ from html.parser import HTMLParser
 
 import pytest
 
-from dashboard import explorer
+from dashboard import create_app, explorer
 from dashboard.explorer import ui
 
 SECTIONS = sorted(p.stem for p in ui.CONTENT.glob("*.md"))
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().server.test_client()
 
 
 class FormulaImages(HTMLParser):
@@ -71,13 +75,23 @@ def test_formulas_are_images_with_their_tex_as_alt_text():
     images = FormulaImages("multi_head").found
     rendered = (ui.RENDERED / "multi_head.html").read_text()
     assert len(images) == rendered.count("<svg") > 0
-    assert images[0]["alt"].startswith("A^{(i)}") and images[0]["src"].startswith("data:image/svg+xml;base64,")
+    assert images[0]["alt"].startswith("A^{(i)}") and images[0]["src"].startswith(ui.FORMULA_PATH)
     matrices = [i["alt"] for i in FormulaImages("block_structure").found if "bmatrix" in i["alt"]]
     assert matrices and all(" & " in alt and "&amp;" not in alt for alt in matrices)
 
 
 @pytest.mark.parametrize("name", SECTIONS)
-def test_every_formula_image_is_well_formed_svg(name):
-    """A browser draws a broken-image icon for an SVG that is not well-formed XML (a raw '&' in bmatrix TeX)."""
+def test_every_formula_image_is_served_as_well_formed_svg(name, client):
+    """Each image's file is there, cached for good (its name is its content's), and well-formed XML: a browser
+    draws a broken-image icon for an SVG that is not (a raw '&' in bmatrix TeX once made one)."""
     for image in FormulaImages(name).found:
-        xml.dom.minidom.parseString(base64.b64decode(image["src"].split(",", 1)[1]))
+        response = client.get(image["src"])
+        assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+        assert "immutable" in response.headers["Cache-Control"]
+        xml.dom.minidom.parseString(response.data)
+        assert image["src"] == f"{ui.FORMULA_PATH}{ui.formula_key(response.data)}.svg"
+
+
+def test_an_unknown_formula_is_not_found(client):
+    assert client.get(f"{ui.FORMULA_PATH}{'0' * 20}.svg").status_code == 404
+    assert client.get(f"{ui.FORMULA_PATH}{'%ed%a0%80' * 100}.svg").status_code == 404

@@ -3,7 +3,7 @@ dark mode, the equivariance tab's bad orders and the learning lab's URL and axes
 
 import pytest
 
-from tests.browser import wait_until
+from tests.browser import scroll_through, wait_until
 from tests.test_a11y import wait_drawn, wait_graph
 
 pytestmark = pytest.mark.browser
@@ -41,10 +41,9 @@ def test_header_is_opaque(browser, app_url):
 def test_formulas_keep_their_size_on_a_phone(browser, app_url):
     page = open_page(browser, app_url + "/", 390, 844)
     page.wait_for_selector("#section-example .math-display img.formula")
-    for _ in range(100):  # polled: the CSP forbids wait_for_function with a string
-        if page.evaluate("() => Array.from(document.querySelectorAll('img.formula')).every(i => i.complete)"):
-            break
-        page.wait_for_timeout(100)
+    scroll_through(page)  # a formula's file loads as it comes near the screen
+    wait_until(page, """() => Array.from(document.querySelectorAll('#section-example .math-display img.formula'))
+      .every(i => i.complete && i.naturalWidth > 0)""")
     sizes = page.evaluate("""() => Array.from(document.querySelectorAll('#section-example .math-display img.formula')).map(i => {
         const r = i.getBoundingClientRect();
         return [r.width / r.height, i.naturalWidth / i.naturalHeight, r.height, i.naturalHeight]; })""")

@@ -7,11 +7,13 @@ app on the same server (dashboard/classmode): nothing here is mounted on its pag
 from __future__ import annotations
 
 from dash import Input, Output, State, dcc, html
+from flask import Response, abort
 
 from .. import limits
 from ..attention import HEAD_CHOICES
+from ..server import ONE_YEAR
 from ..urls import url_param
-from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter
+from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
 from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
@@ -74,4 +76,14 @@ def build(app) -> None:
     app.layout = layout()
     CALLBACKS.wire(app)
     header.CALLBACKS.wire(app)  # the header's own (window.dash_clientside.header, assets/header.js)
+    app.server.add_url_rule(f"{ui.FORMULA_PATH}<key>.svg", "formula", formula_file)
     learning.precompute_defaults()
+
+
+def formula_file(key: str) -> Response:
+    """A formula of the seed's text (ui.formula): its key names its content, so it never changes."""
+    image = ui.formula_files().get(key)
+    if image is None:
+        abort(404)
+    return Response(image, mimetype="image/svg+xml",
+                    headers={"Cache-Control": f"public, max-age={ONE_YEAR}, immutable"})

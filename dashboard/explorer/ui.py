@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import base64
+import hashlib
 import re
 from functools import cache
 from html import escape, unescape
@@ -43,20 +43,48 @@ class StaticHtml(Component):
 def markdown(name: str) -> StaticHtml:
     """A section of the seed's text, typeset at build time, so the browser needs no Markdown parser and no
     MathJax. The page's one h1 is the header's: a section's h1 becomes an h2."""
-    text = (RENDERED / f"{name}.html").read_text(encoding="utf-8").split("\n", 1)[1]  # below the build's note
-    text = text.replace("<h1>", "<h2>").replace("</h1>", "</h2>")
+    text = rendered(name).replace("<h1>", "<h2>").replace("</h1>", "</h2>")
     return StaticHtml(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
 
 
+def rendered(name: str) -> str:
+    return (RENDERED / f"{name}.html").read_text(encoding="utf-8").split("\n", 1)[1]  # below the build's note
+
+
 def formula(svg: str) -> str:
-    """A typeset formula as an <img>: the SVG as a data URI, its TeX the alt text."""
-    attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
+    """A typeset formula as an <img> of its own file (FORMULA_PATH), its TeX the alt text. A file rather than a
+    data: URI: the page's layout was 620 KB of base64 the browser parsed on every load, and a file is cached,
+    fetched only when its tab is shown (loading="lazy"), and sized before it arrives (no layout shift)."""
+    attrs, image = svg_file(svg)
     lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
-    # the TeX moves to the alt text; left in the SVG, its raw "&" would make the image invalid XML
-    svg = svg.replace(f' aria-label="{attrs["aria-label"]}"', "", 1)
-    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
-    return (f'<img class="formula" src="{src}" alt="{escape(unescape(attrs["aria-label"].strip()))}" '
-            f'style="height: {attrs["height"]}; vertical-align: {lift}">')
+    return (f'<img class="formula" src="{FORMULA_PATH}{formula_key(image)}.svg" '
+            f'alt="{escape(unescape(attrs["aria-label"].strip()))}" loading="lazy" decoding="async" '
+            f'style="width: {attrs["width"]}; height: {attrs["height"]}; vertical-align: {lift}">')
+
+
+FORMULA_PATH = "/formulas/"  # + a key of the SVG's content, so a file never changes (served as immutable)
+
+
+def svg_file(svg: str) -> tuple[dict, bytes]:
+    """A typeset SVG's attributes, and the SVG as its own file: the TeX moves to the alt text, since left in
+    the file its raw "&" would make the image invalid XML."""
+    attrs = dict(SVG_ATTR.findall(svg[:svg.index(">")]))
+    return attrs, svg.replace(f' aria-label="{attrs["aria-label"]}"', "", 1).encode()
+
+
+def formula_key(image: bytes) -> str:
+    return hashlib.sha256(image).hexdigest()[:20]
+
+
+@cache
+def formula_files() -> dict[str, bytes]:
+    """{key: SVG} for every formula of the seed's text: what FORMULA_PATH serves, the same in every worker."""
+    files = {}
+    for path in sorted(RENDERED.glob("*.html")):
+        for svg in SVG.findall(rendered(path.stem)):
+            image = svg_file(svg)[1]
+            files[formula_key(image)] = image
+    return files
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
