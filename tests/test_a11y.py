@@ -1,28 +1,22 @@
-"""WCAG 2.1 AA, checked by axe-core (npm, tests/node; `make node-tools`) on every tab, light and dark,
-desktop and phone; and the keyboard and screen-reader paths axe cannot see."""
+"""WCAG 2.1 AA: how axe-core (npm, tests/node; `make node-tools`) is run (on every tab, light and dark, desktop
+and phone, in test_each_tab.py; on class mode's pages in test_class_a11y.py), and the keyboard and
+screen-reader paths axe cannot see."""
 
 from pathlib import Path
 
 import pytest
 
-from dashboard.limits import TABS
 from tests.browser import scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).resolve().parent / "node" / "node_modules" / "axe-core" / "axe.min.js"
-SIZES = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 # WCAG 2.0/2.1 A and AA, and axe's best practices (one h1, a main landmark, all content in landmarks).
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 # Every graph drawn, described, and as wide as the window lets it be (after a turn to a phone, redrawn).
 DRAWN = """(section) => { const plots = document.querySelectorAll(`#${section} .js-plotly-plot`);
   return plots.length > 0 && Array.from(plots).every(gd => gd._fullData && gd._fullData.length > 0
     && gd.querySelector('.figure-text') && gd._fullLayout.width <= window.innerWidth); }"""
-
-
-# The display formulas that do not fit their column (they scroll sideways), by their TeX.
-WIDE_FORMULAS = """(section) => Array.from(document.querySelectorAll(`#${section} .math-display`))
-  .filter(box => box.scrollWidth > box.clientWidth + 1).map(box => box.querySelector('img').alt)"""
 
 
 def wait_drawn(page, tab):
@@ -39,40 +33,13 @@ def wait_graph(page, graph):
 
 
 def violations(page) -> list[str]:
+    if not AXE.exists():
+        pytest.fail("axe-core is not installed: run `make node-tools`")
     page.evaluate(AXE.read_text())  # axe's own source, from npm; never a CDN
     # only the violations' nodes are collected: the passes' would take most of the time on a large page
     result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
                            "resultTypes: ['violations']})", TAGS)
     return [f"{v['id']}: {v['help']} -> {[n['target'] for n in v['nodes']][:4]}" for v in result["violations"]]
-
-
-@pytest.fixture(scope="module")
-def axe_ready():
-    if not AXE.exists():
-        pytest.fail("axe-core is not installed: run `make node-tools`")
-
-
-@pytest.mark.parametrize("tab", TABS)
-def test_no_axe_violations(browser, app_url, axe_ready, tab):
-    """Light and dark on a desktop, then dark and light on a phone: one page, turned (as a phone turns) and
-    switched between schemes (as the system's setting switches), so each tab loads once. On the desktop,
-    every display formula also fits its column."""
-    # bypass_csp lets axe's source be evaluated in the page; the app's own scripts run as always
-    context = browser.new_context(viewport=SIZES["desktop"], bypass_csp=True)
-    page = context.new_page()
-    page.goto(f"{app_url}/?tab={tab}&h=4")
-    found = {}
-    for size, schemes in (("desktop", ("light", "dark")), ("phone", ("dark", "light"))):
-        page.set_viewport_size(SIZES[size])
-        wait_drawn(page, tab)
-        if size == "desktop":  # a formula is read whole at 1440; on a phone it may scroll (a11y.js lets keys reach it)
-            found["formulas wider than their column"] = page.evaluate(WIDE_FORMULAS, f"section-{tab}")
-        for scheme in schemes:
-            page.emulate_media(color_scheme=scheme)
-            wait_until(page, "s => document.documentElement.dataset.bsTheme === s", scheme)
-            found[size, scheme] = violations(page)
-    assert found == dict.fromkeys(found, []), found
-    context.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,16 +8,8 @@ from tests.test_a11y import violations
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def axe_ready():
-    from tests.test_a11y import AXE
-
-    if not AXE.exists():
-        pytest.fail("axe-core is not installed: run `make node-tools`")
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_class_pages_have_no_axe_violations(browser, app_url, axe_ready, scheme):
+def test_class_pages_have_no_axe_violations(browser, app_url, scheme):
     desk = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme=scheme, bypass_csp=True)
     phone = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
     try:

@@ -1,7 +1,8 @@
 """A lecturer's review before a lecture to 150 students, held fixed: in lecture mode at 1920x1080 all h heads
-fit one screen and figure text is as large as the prose; outside it tick labels read; no title is a
-superscript; the cube names each plane on the plane, fills its box and keeps in frame on a phone; and on a
-phone the toolbar, the colour bars and the legend cover nothing."""
+fit one screen and figure text is as large as the prose; no title is a superscript; the cube names each plane on
+the plane, fills its box and keeps in frame on a phone; and on a phone the tokens' colour bar and legend cover
+nothing. The checks of every tab's figures outside lecture mode (tick labels, a phone's toolbars, colour bars
+and legends) are in test_each_tab.py, on one page per tab."""
 
 import struct
 import zlib
@@ -13,9 +14,8 @@ from dashboard import figures
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, worked_example
 from dashboard.explorer import learning
 from dashboard.figures import Display, clinic, equivariance, example, explain, mixing
-from dashboard.limits import TABS
 from tests.browser import TWO_FRAMES, wait_until
-from tests.test_a11y import wait_drawn, wait_graph
+from tests.test_a11y import wait_graph
 from tests.test_presenter import FILLS_THE_SCREEN
 from tests.util import decode
 
@@ -152,17 +152,6 @@ def test_the_presenter_view_at_1920_draws_every_text_at_24_px_or_more(browser, a
     page.context.close()
 
 
-@pytest.mark.browser
-def test_tick_labels_read_outside_lecture_mode(browser, app_url):
-    page = open_page(browser, "about:blank", 1440, 900)
-    for tab in TABS:
-        page.goto(f"{app_url}/?tab={tab}&h=8&weights=trained")
-        wait_drawn(page, tab)
-        small = [t for t in page.evaluate(FIGURE_TEXT, f"section-{tab}") if t["tick"] and t["size"] < 12]
-        assert small == [], small[:5]
-    page.context.close()
-
-
 # The phone's checks: which boxes of a figure's texts, toolbar, colour bar and legend meet.
 PHONE_BOXES = """(section) => Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`)).map(gd => {
   const box = e => { const r = e.getBoundingClientRect();
@@ -183,21 +172,6 @@ PHONE_BOXES = """(section) => Array.from(document.querySelectorAll(`#${section} 
 def meet(a, b, slack=1):
     return a["left"] < b["right"] - slack and b["left"] < a["right"] - slack and \
         a["top"] < b["bottom"] - slack and b["top"] < a["bottom"] - slack
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("tab", TABS)
-def test_on_a_phone_no_toolbar_colour_bar_or_legend_covers_anything(browser, app_url, tab):
-    page = open_page(browser, f"{app_url}/?tab={tab}&h=8&weights=trained", 390, 844)
-    wait_drawn(page, tab)
-    graphs = page.evaluate(PHONE_BOXES, f"section-{tab}")
-    covered = [(g["graph"], t["text"]) for g in graphs if g["modebar"] for t in g["titles"] if meet(g["modebar"], t)]
-    assert covered == []
-    on_a_plot = [(g["graph"], p["id"]) for g in graphs for bar in g["colorbars"] for p in g["plots"] if meet(bar, p)]
-    assert on_a_plot == []
-    on_a_label = [(g["graph"], t["text"]) for g in graphs if g["legend"] for t in g["labels"] if meet(g["legend"], t)]
-    assert on_a_label == []
-    page.context.close()
 
 
 @pytest.mark.browser
