@@ -1,6 +1,6 @@
 """Each tab at h = 8 with trained weights, opened once on a desktop (1440x900) and once on a phone (390x844,
 touch), every figure drawn, then read by every check that only looks: axe-core (WCAG 2.1 AA) in light and dark,
-tick labels that read, formulas that fit their column, and on the phone no sideways scroll and no toolbar,
+tick labels that read and clear of the axis titles, formulas that fit their column, and on the phone no sideways scroll and no toolbar,
 colour bar or legend on top of anything. One load per tab and device: a load and its draws are most of a
 browser test's time on this machine."""
 
@@ -9,6 +9,7 @@ import pytest
 from dashboard.limits import TABS
 from tests.browser import wait_until
 from tests.test_a11y import violations, wait_drawn
+from tests.test_display import COLLISIONS
 from tests.test_lecture_figures import FIGURE_TEXT, PHONE_BOXES, meet
 
 pytestmark = pytest.mark.browser
@@ -60,6 +61,12 @@ def axe_in(page, schemes) -> dict:
 def test_tick_labels_read_on_a_desktop(desktop, tab):
     small = [t for t in desktop.evaluate(FIGURE_TEXT, f"section-{tab}") if t["tick"] and t["size"] < 12]
     assert small == [], small[:5]
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_axis_titles_clear_their_tick_labels_and_no_label_is_cut(request, device, tab):
+    """Issue 11's phone: W_O's "from head i" lost its first letters."""
+    assert request.getfixturevalue(device).evaluate(COLLISIONS, f"section-{tab}") == []
 
 
 def test_every_display_formula_fits_its_column_on_a_desktop(desktop, tab):
