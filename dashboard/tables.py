@@ -3,7 +3,6 @@ attention weight (the explorer's "Why is this weight large?", class mode's revea
 
 from __future__ import annotations
 
-import dash_bootstrap_components as dbc
 import numpy as np
 from dash import html
 
@@ -56,7 +55,8 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
         [html.P(summary, className="drill-summary"),
          html.P([html.Strong("tokens: "), f"x_{r} = {_vector(path.x_r)}, x_{j} = {_vector(path.x_j)}"],
                 className="small font-monospace"),
-         dbc.Row([dbc.Col(coordinates, md=6), dbc.Col(softmax_row, md=6)], className="g-3")],
+         html.Div([html.Div(coordinates, className="col-md-6"), html.Div(softmax_row, className="col-md-6")],
+                  className="row g-3")],
     )
 
 

@@ -98,11 +98,11 @@ def forward_body(h=8, seed=3, **model_controls) -> dict:
 
 
 def summary_body(h=8, seed=3, **model_controls) -> dict:
-    return gated([(summary.SUMMARY, "children")], [(WORKED, worked(h, seed, **model_controls))])
+    return gated([(summary.SUMMARY, "html")], [(WORKED, worked(h, seed, **model_controls))])
 
 
 def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
-    return gated([(drilldown.DRILLDOWN, "children")],
+    return gated([(drilldown.DRILLDOWN, "html")],
                  [(WORKED, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))], fired=list(fired))
 
 
@@ -122,7 +122,7 @@ def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> d
 
 CLINIC_OUTPUTS = [(clinic.HEATMAPS, "figure"), (clinic.BUGGY, "figure"), (clinic.OUTPUT, "figure"),
                   (clinic.HEADLINE, "children")]
-CLINIC_CHECK_OUTPUTS = [(clinic.TABLE, "children"), (clinic.CATCHES, "children"), (clinic.STORY, "children"),
+CLINIC_CHECK_OUTPUTS = [(clinic.TABLE, "html"), (clinic.CATCHES, "html"), (clinic.STORY, "html"),
                         (clinic.PICKER, "hidden"), (clinic.ANSWER_BOX, "hidden"), (clinic.POLL, "disabled")]
 
 
@@ -143,7 +143,7 @@ def clinic_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, se
 
 def clinic_path_body(h=4, seed=0, bug=limits.DEFAULT_BUG, mystery=0, causal=False, selected=CLINIC_SELECTED) -> dict:
     """Where the wrong number comes from, for the selected cell."""
-    return gated([(clinic_path.PATH, "children")],
+    return gated([(clinic_path.PATH, "html")],
                  [(clinic_path.PATH_GATE, {**model(h, seed), **clinic_controls(bug, mystery, causal),
                                            **cell(*selected)})])
 

@@ -12,7 +12,7 @@ from dashboard import bugs, checks, create_app, limits
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.explorer import clinic
 from tests.dash_requests import clinic_answer_body, clinic_body, clinic_checks_body, model, worked
-from tests.util import decode, fire
+from tests.util import decode, fire, from_html
 
 
 CELL = {"head": 1, "query": 3, "key": 1}
@@ -27,9 +27,9 @@ def checks_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, which=None)
             "checks": limits.DEFAULT_CHECKS if which is None else which}
 
 
-def cells(component) -> list[str]:
+def cells(panel: str) -> list[str]:
     """The text of every cell of a table's body, row by row."""
-    rows = [c for c in component._traverse() if type(c).__name__ == "Tr"][1:]
+    rows = [c for c in from_html(panel)._traverse() if type(c).__name__ == "Tr"][1:]
     return [[str(cell.children) if isinstance(cell.children, str) else cell.children[0].children
              for cell in row.children] for row in rows]
 

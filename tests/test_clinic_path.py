@@ -17,7 +17,7 @@ from dashboard.attention import worked_example
 from dashboard.explorer import clinic, clinic_path, export
 from tests.dash_requests import clinic_body, clinic_forward_body, clinic_path_body, model, worked
 from tests.test_clinic import CELL, clinic_data
-from tests.util import decode, fire, texts
+from tests.util import decode, fire, from_html, texts
 
 H, N, D = 4, 12, 8
 D_K = D // H
@@ -65,7 +65,7 @@ def shown(vector) -> str:
 
 def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
     """Another head's output differs, this head's does not: the sentence blames no step after the heads."""
-    said = texts(fire(clinic_path.update_path, path_data("reshape", h=2, causal=True, query=0, key=0)))[0]
+    said = texts(from_html(fire(clinic_path.update_path, path_data("reshape", h=2, causal=True, query=0, key=0))))[0]
     assert "the first number that differs is output row 0" in said
     assert "another head's output, or the step from the concatenation to the output, differs" in said
 
@@ -73,7 +73,7 @@ def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
 @pytest.mark.parametrize("key", list(bugs.NAMES))
 def test_the_path_names_the_first_number_each_bug_changes(key):
     name, correct, buggy = where_each_bug_enters()[key]
-    panel = fire(clinic_path.update_path, path_data(key))
+    panel = from_html(fire(clinic_path.update_path, path_data(key)))
     said = texts(panel)[0]
     assert said.startswith(f"On the way to A⁽¹⁾[3, 1] and to output row 3, the first number that differs is {name}: "
                            f"{shown(correct)} in the correct layer, {shown(buggy)} in the layer with the bug.")
@@ -88,30 +88,31 @@ def test_the_path_names_the_first_number_each_bug_changes(key):
 def test_a_cell_the_bug_leaves_alone_and_a_row_that_no_longer_sums_to_1():
     """At h = 1 there are no heads to split; a masked key's weight is 0 in both layers, but the mask applied after
     the softmax leaves row 0 summing to its one kept weight."""
-    unchanged = texts(fire(clinic_path.update_path, path_data("reshape", h=1)))[0]
+    unchanged = texts(from_html(fire(clinic_path.update_path, path_data("reshape", h=1))))[0]
     assert unchanged.endswith("every number is the same in both layers: in this setting the bug changes nothing at "
                               "all.")
-    here = texts(fire(clinic_path.update_path, path_data("no-scale", h=8, head=8, query=11, key=11)))[0]  # d_k = 1
+    d_k_1 = path_data("no-scale", h=8, head=8, query=11, key=11)
+    here = texts(from_html(fire(clinic_path.update_path, d_k_1)))[0]
     assert here.endswith("in this setting the bug changes nothing at all.")
     # K Qᵀ on the diagonal: q_3 · k_3 = k_3 · q_3, but row 3's other logits differ, so its weight does: the sentence
     # says this logit is the same, never that the logits are
-    diagonal = texts(fire(clinic_path.update_path, path_data("kq", query=3, key=3)))[0]
+    diagonal = texts(from_html(fire(clinic_path.update_path, path_data("kq", query=3, key=3))))[0]
     assert "the first number that differs is the weight A⁽¹⁾[3, 3]" in diagonal
     assert "this logit is the same, but its weight is not" in diagonal and "the logits are the same" not in diagonal
     X, W_Q, W_K = worked_example(0)[:3]
     row_0 = softmax_rows(by_head(X @ W_Q, 0)[:1] @ by_head(X @ W_K, 0).T / np.sqrt(D_K))[0]
-    said = texts(fire(clinic_path.update_path, path_data("mask-after", query=0, key=1)))[0]
+    said = texts(from_html(fire(clinic_path.update_path, path_data("mask-after", query=0, key=1))))[0]
     assert f"the first number that differs is row 0 of A⁽¹⁾, summed over the keys: 1.000 in the correct layer, " \
            f"{row_0[0]:.3f} in the layer with the bug" in said
 
 
 def test_the_path_in_mystery_mode_names_no_bug_and_a_bad_cell_is_a_message():
     mystery = 17
-    strings = " ".join(texts(fire(clinic_path.update_path, path_data(mystery=mystery))))
+    strings = " ".join(texts(from_html(fire(clinic_path.update_path, path_data(mystery=mystery)))))
     assert "in the mystery layer" in strings and bugs.mystery(mystery).name not in strings
-    assert texts(fire(clinic_path.update_path, path_data(head=5))) == ["There is no head 5 with h = 4: choose a head "
-                                                                        "1 to 4."]
-    assert "Tokens are numbered 0 to 11" in texts(fire(clinic_path.update_path, path_data(key=12)))[0]
+    assert texts(from_html(fire(clinic_path.update_path, path_data(head=5)))) == [
+        "There is no head 5 with h = 4: choose a head 1 to 4."]
+    assert "Tokens are numbered 0 to 11" in texts(from_html(fire(clinic_path.update_path, path_data(key=12))))[0]
     for forged in ({"bug": "nope"}, {"mystery": -3}, {"causal": "no"}, {"h": 5}):
         with pytest.raises(PreventUpdate):
             fire(clinic_path.update_path, {**path_data(), **forged})
@@ -184,5 +185,5 @@ def test_over_http_the_requests_are_answered_and_forged_ones_get_a_204():
         assert post(b).status_code == 200
     for b in (clinic_path_body(bug="nope"), clinic_forward_body(mystery="5"), clinic_path_body(causal=None)):
         assert post(b).status_code == 204
-    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.PATH]["children"]
-    assert said["props"]["role"] == "alert"  # a cell the boxes cannot send is a message, never a 500
+    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.PATH]["html"]
+    assert from_html(said).role == "alert"  # a cell the boxes cannot send is a message, never a 500

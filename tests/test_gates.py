@@ -26,7 +26,7 @@ from tests.dash_requests import (
     gated_callbacks,
     worked,
 )
-from tests.util import decode, fire, patch_assignments
+from tests.util import decode, fire, from_html, patch_assignments
 
 def forged_data(gate) -> list:
     """Data that is not the {name: value} dict the browser puts in `gate`: the old positional list among it."""
@@ -107,7 +107,8 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     forms_fig, logits, forms_text = fire(forms.update_forms, W, C, changed=[WORKED_CELL])
     assert forms_fig is no_update and forms_text is no_update
     assert outline_of(logits) == [shape]
-    panel = fire(drilldown.update_drilldown, W, C, changed=[WORKED_CELL])  # the drill-down is the click's answer
+    # the drill-down is the click's answer
+    panel = from_html(fire(drilldown.update_drilldown, W, C, changed=[WORKED_CELL]))
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn

@@ -1,8 +1,12 @@
 """Helpers shared by the tests."""
 
 import base64
+from html.parser import HTMLParser
 
 import numpy as np
+from dash import html
+
+from dashboard.explorer.ui import VOID_TAGS
 
 
 def decode(typed: dict) -> np.ndarray:
@@ -56,3 +60,42 @@ def texts(component) -> list[str]:
     if children is None:
         return []
     return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]
+
+
+class _ComponentTree(HTMLParser):
+    """HTML (ui.to_html's) back into html.* components, so a panel sent as HTML reads like one sent as components."""
+
+    DASH_NAMES = {"class": "className", "colspan": "colSpan", "rowspan": "rowSpan", "for": "htmlFor"}
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.stack = [[None, None, []]]  # [component class, props, children]: the root's holds the element
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        kind, props = getattr(html, tag.capitalize()), {self.DASH_NAMES.get(k, k): v for k, v in attrs}
+        if tag in VOID_TAGS:  # no end tag follows
+            self.stack[-1][-1].append(kind(**props))
+        else:
+            self.stack.append([kind, props, []])
+
+    def handle_endtag(self, tag):
+        kind, props, children = self.stack.pop()
+        text = len(children) == 1 and isinstance(children[0], str)  # as a panel's code writes it: P("…"), Tbody([…])
+        self.stack[-1][-1].append(kind(**props, children=children[0] if text else children))
+
+    def handle_data(self, data):
+        self.stack[-1][-1].append(data)
+
+    @property
+    def root(self):
+        (top,) = self.stack[0][-1]
+        return top
+
+
+def from_html(text: str):
+    """The one element (with its tree) that a StaticHtml's `html` holds."""
+    tree = _ComponentTree(text)
+    assert len(tree.stack) == 1, "unclosed elements"
+    return tree.root

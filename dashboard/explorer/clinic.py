@@ -20,7 +20,7 @@ from .clinic_gates import (BUG, BUGGY, CAUSAL, CAUSAL_FIELD, CLINIC, CLINIC_CELL
                            MYSTERY_FIELD, shown)
 from .gate import SETTING, field, gate
 from .ids import section_id
-from .ui import graph
+from .ui import StaticHtml, graph, to_html
 from .wiring import callback
 
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
@@ -82,7 +82,7 @@ def layout() -> html.Section:
                 "switched in, beside the correct layer. Run the checks on both and see which one catches it."),
          html.P("In mystery mode the page picks a bug and hides its name: run the checks, read the heatmaps, and name "
                 "it. A link with the mystery number gives the same bug to everyone."),
-         html.Div(id=STORY, className="clinic-story", **{"aria-live": "polite"})],
+         html.Div(StaticHtml(id=STORY, className="clinic-story"), **{"aria-live": "polite"})],
         className="prose",
     )
     return html.Section(
@@ -92,9 +92,9 @@ def layout() -> html.Section:
                           className="view")],
                  className="g-4 mb-3 align-items-start"),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
-         html.Div(id=TABLE, className="clinic-table mt-3", tabIndex="0", role="region",
+         html.Div(StaticHtml(id=TABLE), className="clinic-table mt-3", tabIndex="0", role="region",
                   **{"aria-label": "the checks on both layers"}),
-         html.Div(id=CATCHES, className="clinic-table mt-3", tabIndex="0", role="region",
+         html.Div(StaticHtml(id=CATCHES), className="clinic-table mt-3", tabIndex="0", role="region",
                   **{"aria-label": "which check catches which bug"}),
          dcc.Interval(id=POLL, interval=500, disabled=True)],
         id=section_id("clinic"),
@@ -146,7 +146,7 @@ def learning_losses(h: int, causal: bool, wait: bool = False) -> dict | None:
     return trainer.off_request(checks.learning_losses, h, causal, wait=wait)
 
 
-@callback(Output(TABLE, "children"), Output(CATCHES, "children"), Output(STORY, "children"),
+@callback(Output(TABLE, "html"), Output(CATCHES, "html"), Output(STORY, "html"),
           Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(POLL, "disabled"),
           CHECKS_GATE.input, Input(POLL, "n_intervals"), prevent_initial_call=True)
 def update_checks(controls, _polls):
@@ -164,7 +164,7 @@ def update_checks(controls, _polls):
     if losses is None:
         table = html.Div([text.training_note(s.h), table])
     mystery = bool(view.mystery)
-    return table, catches, story, mystery, not mystery, losses is not None
+    return to_html(table), to_html(catches), to_html(story), mystery, not mystery, losses is not None
 
 
 @callback(Output(VERDICT, "children"), Input(SUBMIT, "n_clicks"), ANSWER_GATE.input, prevent_initial_call=True)

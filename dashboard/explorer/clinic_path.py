@@ -16,7 +16,7 @@ from . import clinic_text as text
 from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
 from .gate import DISPLAYED, gate
 from .selection import clickable
-from .ui import cell_inputs, graph
+from .ui import StaticHtml, cell_inputs, graph, to_html
 from .wiring import callback
 
 PATH = "clinic-path"
@@ -33,7 +33,7 @@ def layout() -> html.Div:
          html.P("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight and "
                 "to the query's output row, in both layers.", className="small mb-1"),
          cell_inputs((HEAD, QUERY, KEY), DEFAULT_CELL),
-         html.Div(id=PATH, className="clinic-path", **{"aria-live": "polite"}),
+         html.Div(StaticHtml(id=PATH, className="clinic-path"), **{"aria-live": "polite"}),
          html.H3("The forward pass of the layer with the bug", className="h5 mt-3"),
          html.P("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
                 "output it returned.", className="small mb-1"),
@@ -43,21 +43,21 @@ def layout() -> html.Div:
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
-def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> html.Div:
+def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> str:
     bug, label = shown(bug_key, mystery)
     layers = bug_layers(s, bug.key, causal)
-    return text.path(checks.wrong_number_path(layers.correct, layers.buggy, *cell), *cell, label,
-                     anywhere=not checks.same_layer(layers.correct, layers.buggy))
+    return to_html(text.path(checks.wrong_number_path(layers.correct, layers.buggy, *cell), *cell, label,
+                             anywhere=not checks.same_layer(layers.correct, layers.buggy)))
 
 
-@callback(Output(PATH, "children"), PATH_GATE.input, prevent_initial_call=True)
+@callback(Output(PATH, "html"), PATH_GATE.input, prevent_initial_call=True)
 def update_path(controls):
     """The path to the chosen cell in both layers, or what is wrong with the cell."""
     view = PATH_GATE.read(controls)
     s = view.setting
     selected, message = limits.cell(*view.cell, s.h, s.n)
     if selected is None:
-        return html.P(message, className="text-danger small", role="alert")
+        return to_html(html.P(message, className="text-danger small", role="alert"))
     return path_panel(s, view.bug, view.mystery, view.causal, selected)
 
 

@@ -16,7 +16,7 @@ from ..tables import explanation
 from ..urls import url_param
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
-from .ui import cell_inputs
+from .ui import StaticHtml, cell_inputs, to_html
 from .wiring import callback
 from .worked import WORKED, WORKED_CELL
 
@@ -35,20 +35,20 @@ def layout() -> html.Div:
             html.H3("Why is this weight large?", className="h5"),
             html.P("Click any cell of a per-head heatmap, or choose it here.", className="small mb-1"),
             cell_inputs((SEL_HEAD, SEL_QUERY, SEL_KEY), DEFAULT_CELL),
-            html.Div(id=DRILLDOWN, **{"aria-live": "polite"}),
+            html.Div(StaticHtml(id=DRILLDOWN), **{"aria-live": "polite"}),
         ],
         className="drilldown",
     )
 
 
-@callback(Output(DRILLDOWN, "children"), WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
+@callback(Output(DRILLDOWN, "html"), WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
 def update_drilldown(controls, cell):
     s = WORKED.read(controls).setting
     selected, message = limits.cell(*WORKED_CELL.read(cell).cell, s.h, s.n)
     if selected is None:
-        return html.P(message, className="text-danger small", role="alert")
+        return to_html(html.P(message, className="text-danger small", role="alert"))
     ex, result = model(s)
     i, r, j = selected
     panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
     panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the influence path
-    return panel
+    return to_html(panel)  # one element's HTML, not 165 components (ui.to_html)

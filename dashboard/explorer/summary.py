@@ -3,28 +3,28 @@ a token attends to its own cluster, with a one-line reading that is also the tab
 
 from __future__ import annotations
 
-import dash_bootstrap_components as dbc
 import numpy as np
 from dash import Output, html
 
 from .. import attention as core
 from .. import explain
 from ..state import model
+from .ui import StaticHtml, to_html
 from .wiring import callback
 from .worked import WORKED
 
 SUMMARY = "head-summary"
 
 
-def layout() -> html.Div:
-    return html.Div(id=SUMMARY, className="head-summary mb-3")
+def layout() -> StaticHtml:
+    return StaticHtml(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "children"), WORKED.input, prevent_initial_call=True)
+@callback(Output(SUMMARY, "html"), WORKED.input, prevent_initial_call=True)
 def update_summary(controls):
     s = WORKED.read(controls).setting
     ex, r = model(s)
-    return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
+    return to_html(summary_table(explain.head_summaries(r.A, ex.cluster), s.n))
 
 
 def as_shown(value: float, digits: int = 2) -> float:
@@ -54,16 +54,16 @@ def reading(summary: explain.HeadSummary, n: int) -> str:
             f"({min(bits):.2f} bits a row, {uniform_bits}); {favoured}.")
 
 
-def summary_table(summary: explain.HeadSummary, n: int) -> dbc.Table:
+def summary_table(summary: explain.HeadSummary, n: int) -> html.Table:
     rows = [html.Tr([html.Th(f"head {i + 1}", scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{m:.3f}"),
                      html.Td(f"{o:.2f}")])
             for i, (e, m, o) in enumerate(zip(summary.entropy, summary.largest, summary.own_cluster))]
-    return dbc.Table(
+    return html.Table(
         [html.Caption(reading(summary, n)),
          html.Thead(html.Tr([html.Th("head", scope="col"),
                              html.Th(f"entropy, bits (uniform {np.log2(n):.2f})", scope="col"),
                              html.Th(f"largest weight (uniform {1 / n:.3f})", scope="col"),
                              html.Th("on own cluster (uniform 0.33)", scope="col")])),
          html.Tbody(rows)],
-        size="sm", striped=True, className="summary-table w-auto",
+        className="table table-sm table-striped summary-table w-auto",
     )

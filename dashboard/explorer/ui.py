@@ -33,10 +33,42 @@ class StaticHtml(Component):
     _namespace, _type = "explorer_static", "StaticHtml"
     _children_props, _base_nodes = [], []
 
-    def __init__(self, html: str, className: str = ""):
+    def __init__(self, html: str = "", className: str = "", **id_):  # id_: an id, or nothing
         self._prop_names = self.available_properties = ["id", "html", "className"]
         self._valid_wildcard_attributes = self.available_wildcard_properties = []
-        super().__init__(html=html, className=className)
+        super().__init__(html=html, className=className, **id_)
+
+
+# Dash's names of the attributes that plain HTML spells otherwise.
+HTML_ATTRIBUTES = {"className": "class", "colSpan": "colspan", "rowSpan": "rowspan", "htmlFor": "for"}
+VOID_TAGS = {"br", "hr", "img", "wbr"}
+CAPITAL = re.compile("([A-Z])")
+
+
+def to_html(node) -> str:
+    """A tree of plain html.* components as escaped HTML, for a StaticHtml: what a callback rebuilds on each
+    change as tables of numbers (the drill-down is 165 components). dash-renderer dispatches once for each new
+    component and runs every mounted component's selector on each dispatch; one prop of one element costs
+    neither. Only the html namespace passes: a component with behaviour (an input, a button) stays a
+    component."""
+    if node is None:
+        return ""
+    if isinstance(node, str | int | float):
+        return escape(str(node))
+    if isinstance(node, list | tuple):
+        return "".join(map(to_html, node))
+    if getattr(node, "_namespace", None) != "dash_html_components":
+        raise TypeError(f"{type(node).__name__} is not plain HTML")
+    props = node.to_plotly_json()["props"]
+    children, tag = props.pop("children", None), node._type.lower()
+    attributes = "".join(f' {HTML_ATTRIBUTES.get(name, name)}="{escape(css(value) if name == "style" else str(value))}"'
+                         for name, value in props.items() if value is not None)
+    return f"<{tag}{attributes}>" + ("" if tag in VOID_TAGS else f"{to_html(children)}</{tag}>")
+
+
+def css(style: dict) -> str:
+    """React's style object as CSS: {"borderTop": "1px"} -> "border-top: 1px"."""
+    return "; ".join(CAPITAL.sub(r"-\1", name).lower() + f": {value}" for name, value in style.items())
 
 
 @cache
