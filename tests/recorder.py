@@ -33,7 +33,8 @@ RECORDER = """() => {
     observer.observe(gd);
     gd.on('plotly_afterplot', () => {
       rec.last = performance.now();
-      if (rec.start !== null) (rec.draws[graphId(gd)] ||= []).push(rec.last - rec.start);
+      // a figure drawn: not the empty plot a graph draws as its tab first mounts it (ui.TabSection)
+      if (rec.start !== null && gd.data.length) (rec.draws[graphId(gd)] ||= []).push(rec.last - rec.start);
     });
   };
   document.querySelectorAll('.js-plotly-plot').forEach(watch);

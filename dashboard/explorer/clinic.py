@@ -20,7 +20,7 @@ from .clinic_gates import (BUG, BUGGY, CAUSAL, CAUSAL_FIELD, CLINIC, CLINIC_CELL
                            MYSTERY_FIELD, shown)
 from .gate import SETTING, field, gate
 from .ids import section_id
-from .ui import StaticHtml, graph, to_html
+from .ui import StaticHtml, TabSection, graph, to_html
 from .wiring import callback
 
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
@@ -47,7 +47,7 @@ ANSWER_GATE = gate("clinic-answer", ("clinic",), {
     "answer": field("answer", ANSWER, parse=lambda v: None if v is None else limits.bug(v))})
 
 
-def layout() -> html.Section:
+def layout() -> TabSection:
     options = [{"label": name, "value": key} for key, name in limits.BUGS.items()]
     controls = html.Div(
         [
@@ -85,7 +85,7 @@ def layout() -> html.Section:
          html.Div(StaticHtml(id=STORY, className="clinic-story"), **{"aria-live": "polite"})],
         className="prose",
     )
-    return html.Section(
+    return TabSection(
         [dbc.Row([dbc.Col(intro, lg=5, className="explain"),
                   dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
                            graph(HEATMAPS), graph(BUGGY), graph(OUTPUT), clinic_path.layout()], lg=7,
@@ -98,7 +98,6 @@ def layout() -> html.Section:
                   **{"aria-label": "which check catches which bug"}),
          dcc.Interval(id=POLL, interval=500, disabled=True)],
         id=section_id("clinic"),
-        hidden=True,
     )
 
 

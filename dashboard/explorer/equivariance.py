@@ -13,7 +13,7 @@ from ..state import model
 from ..urls import url_param
 from .gate import DISPLAYED, SETTING, field, gate
 from .ids import CONFIG, HEADS, SIZE, section_id
-from .ui import graph, head_buttons, text_beside_view
+from .ui import TabSection, graph, head_buttons, text_beside_view
 from .wiring import callback, clientside_callback
 
 PERM = "perm"
@@ -35,7 +35,7 @@ EQUIVARIANCE = gate("equivariance", ("equivariance",),
                      "head": field("head", EQ_HEAD)}, watch=(EQ_INPUTS,))
 
 
-def layout() -> html.Section:
+def layout() -> TabSection:
     permuter = html.Div(
         [
             dbc.Label("token order: row r of PX is token …", html_for=PERM),
@@ -55,10 +55,9 @@ def layout() -> html.Section:
             dcc.Store(id=EQ_IDENTITY, data=limits.DEFAULT_PERM),
         ]
     )
-    return html.Section(
+    return TabSection(
         [text_beside_view(["properties"], permuter), graph(EQ_INPUTS), graph(EQ_ATTENTION)],
         id=section_id("equivariance"),
-        hidden=True,
     )
 
 

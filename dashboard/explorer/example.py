@@ -16,7 +16,7 @@ from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
 from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, WEIGHTS, section_id
-from .ui import graph, head_buttons, markdown, text_beside_view
+from .ui import TabSection, graph, head_buttons, markdown, text_beside_view
 from .wiring import callback, clientside_callback
 from .worked import WORKED, WORKED_CELL
 
@@ -28,8 +28,8 @@ CUBE_FOCUS = "cube-focus"
 URL_PARAMS = drilldown.URL_PARAMS
 
 
-def layout() -> html.Section:
-    return html.Section(
+def layout() -> TabSection:
+    return TabSection(
         [
             markdown("intro"),
             text_beside_view(["single_head"], graph(TOKENS)),

@@ -19,7 +19,7 @@ from . import surgery
 from .summary import as_shown
 from .gate import BAD_TRAINING_SEED, DISPLAYED, HEADS_ONLY, TRAINED, field, gate, training_message
 from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, URL, section_id
-from .ui import graph, text_beside_view
+from .ui import TabSection, graph, text_beside_view
 from .wiring import callback, clientside_callback
 
 LEARN_SEED = "learn-seed"
@@ -55,7 +55,7 @@ HEADS_GATE = gate("learning-heads", ("learning",),
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
 
 
-def layout() -> html.Section:
+def layout() -> TabSection:
     first = limits.TRAINING_SEEDS[0]
     trainer_controls = html.Div(
         [
@@ -82,7 +82,7 @@ def layout() -> html.Section:
         ],
         className="d-flex align-items-center gap-2",
     )
-    return html.Section(
+    return TabSection(
         [
             text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK)]),
             graph(LEARN_LOSS),
@@ -94,7 +94,6 @@ def layout() -> html.Section:
             surgery.layout(),
         ],
         id=section_id("learning"),
-        hidden=True,
     )
 
 

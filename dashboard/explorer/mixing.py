@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from dash import Output, html, no_update
+from dash import Output, no_update
 
 from .. import attention as core
 from .. import explain, limits
@@ -16,7 +16,7 @@ from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import CELL, DISPLAYED, SETTING, field, gate
 from .ids import SEL_QUERY, section_id
-from .ui import graph, text_beside_view
+from .ui import TabSection, graph, text_beside_view
 from .wiring import callback
 
 MIX_SINGLE = "mixing-single"
@@ -28,12 +28,11 @@ MIXING_CELL = gate("mixing-cell", ("mixing",), {"cell": CELL}, watch=(MIX_SINGLE
 MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": field("query", SEL_QUERY)}, watch=(MIX_SINGLE,))  # its row
 
 
-def layout() -> html.Section:
-    return html.Section(
+def layout() -> TabSection:
+    return TabSection(
         [text_beside_view(["mixing"], graph(MIX_SINGLE)),
          text_beside_view(["mixing_multi"], [graph(MIX_MULTI), graph(FEATURE_MIX)])],
         id=section_id("mixing"),
-        hidden=True,
     )
 
 

@@ -39,6 +39,20 @@ class StaticHtml(Component):
         super().__init__(html=html, className=className, **id_)
 
 
+class TabSection(Component):
+    """A tab's section, hidden until explorer.showTab shows it, whose contents mount the first time it is shown:
+    window.explorer_static.TabSection, in assets/static_html.js. Mounted, the five tabs were 357 components and
+    22 Plotly graphs on every page load, most of them in tabs the student never opens."""
+
+    _namespace, _type = "explorer_static", "TabSection"
+    _children_props, _base_nodes = [], ["children"]
+
+    def __init__(self, children, id: str, hidden: bool = True):
+        self._prop_names = self.available_properties = ["id", "hidden", "children"]
+        self._valid_wildcard_attributes = self.available_wildcard_properties = []
+        super().__init__(children=children, id=id, hidden=hidden)
+
+
 # Dash's names of the attributes that plain HTML spells otherwise.
 HTML_ATTRIBUTES = {"className": "class", "colSpan": "colspan", "rowSpan": "rowspan", "htmlFor": "for"}
 VOID_TAGS = {"br", "hr", "img", "wbr"}
