@@ -48,8 +48,9 @@ EVERY_FIGURE_ON_SCREEN = {"width": 1280, "height": 12000}
 
 def test_a_change_of_heads_draws_each_figure_once_and_hidden_tabs_do_no_work(browser, app_url):
     """Each change of h draws every figure it affects once. The gates (dashboard/explorer/gate.py): a change
-    of h asks for the shown tab's figures only; the first visit to a tab draws each of its figures once; a
-    return to an unchanged tab asks and draws nothing. (One page for both: it loads every figure.)"""
+    of h asks for the shown tab's figures only; a tab is mounted the first time it is shown, and that visit
+    draws each of its figures once; a return to an unchanged tab asks and draws nothing. (One page for both: it
+    loads every figure.)"""
     context = browser.new_context(viewport=EVERY_FIGURE_ON_SCREEN)
     page = context.new_page()
     callbacks = Callbacks(page)
@@ -73,9 +74,12 @@ def test_a_change_of_heads_draws_each_figure_once_and_hidden_tabs_do_no_work(bro
         state = settle(page, callbacks, need_start=True, quiet=0.5)
         return list(asked), {graph: len(times) for graph, times in state["draws"].items()}
 
+    graphs_in = "tab => document.querySelectorAll(`#section-${tab} .js-plotly-plot`).length"
+    assert [page.evaluate(graphs_in, tab) for tab in TABS if tab != "example"] == [0] * 4  # never shown: not mounted
     requests, draws = visit("mixing", TABS["mixing"])
     assert len(requests) == 1 and draws == {"mixing-single": 1, "mixing-multi": 1, "mixing-features": 1}
     assert visit("example", TABS["example"]) == ([], {})
+    assert page.evaluate(graphs_in, "mixing") == 3  # hidden again, still mounted: its figures persist
     assert visit("mixing", TABS["mixing"]) == ([], {})
     context.close()
 
