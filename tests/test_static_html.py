@@ -2,6 +2,7 @@
 the components they were built from."""
 
 import dash_bootstrap_components as dbc
+import numpy as np
 import pytest
 from dash import html
 
@@ -17,10 +18,21 @@ def test_text_and_attributes_are_escaped():
                      '<span title="&quot; onmouseover=&quot;x">a</span></p>')
 
 
-@pytest.mark.parametrize("component", [dbc.Button("go"), html.Div(dbc.Input(id="x"))])
-def test_a_component_with_behaviour_is_refused(component):
+@pytest.mark.parametrize("component", [
+    dbc.Button("go"), html.Div(dbc.Input(id="x")), html.Button("go"), html.Script("alert(1)"),
+    html.Div("a", n_clicks=0), html.Div(**{'data-x="1" onmouseover="alert(1)': "y"}),
+    html.Div(style={"width": 10}),
+])
+def test_a_component_that_acts_or_that_html_cannot_carry_is_refused(component):
     with pytest.raises(TypeError):
         to_html(component)
+
+
+def test_values_render_as_react_renders_them():
+    """numpy's numbers print; a boolean child is nothing; a False attribute is left out, a True one bare."""
+    assert to_html(html.Td([np.int64(3), " ", np.float32(0.5), True, False, None])) == "<td>3 0.5</td>"
+    assert to_html(html.Details("x", open=False)) == "<details>x</details>"
+    assert to_html(html.Details("x", open=True, hidden=False)) == "<details open>x</details>"
 
 
 def test_the_drilldown_reads_the_same_as_its_components():

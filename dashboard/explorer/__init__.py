@@ -77,6 +77,7 @@ def build(app) -> None:
     CALLBACKS.wire(app)
     header.CALLBACKS.wire(app)  # the header's own (window.dash_clientside.header, assets/header.js)
     app.server.add_url_rule(f"{ui.FORMULA_PATH}<key>.svg", "formula", formula_file)
+    ui.formula_files()  # read now: under gunicorn --preload, once, before the workers fork
     learning.precompute_defaults()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cache
+from numbers import Number
 from html import escape, unescape
 from pathlib import Path
 
@@ -56,6 +57,9 @@ class TabSection(Component):
 # Dash's names of the attributes that plain HTML spells otherwise.
 HTML_ATTRIBUTES = {"className": "class", "colSpan": "colspan", "rowSpan": "rowspan", "htmlFor": "for"}
 VOID_TAGS = {"br", "hr", "img", "wbr"}
+# Elements that act (a click, a form, a script, a frame): never in a panel of text and numbers.
+ACTIVE_TAGS = {"button", "form", "input", "select", "textarea", "script", "style", "iframe", "object", "embed"}
+ATTRIBUTE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]*")
 CAPITAL = re.compile("([A-Z])")
 
 
@@ -63,25 +67,38 @@ def to_html(node) -> str:
     """A tree of plain html.* components as escaped HTML, for a StaticHtml: what a callback rebuilds on each
     change as tables of numbers (the drill-down is 165 components). dash-renderer dispatches once for each new
     component and runs every mounted component's selector on each dispatch; one prop of one element costs
-    neither. Only the html namespace passes: a component with behaviour (an input, a button) stays a
-    component."""
-    if node is None:
+    neither. What React would render, the same way (a boolean child is nothing, a False attribute is left out);
+    anything that acts or that HTML cannot carry raises TypeError, so it stays a component."""
+    if node is None or isinstance(node, bool):
         return ""
-    if isinstance(node, str | int | float):
+    if isinstance(node, str | Number):
         return escape(str(node))
     if isinstance(node, list | tuple):
         return "".join(map(to_html, node))
-    if getattr(node, "_namespace", None) != "dash_html_components":
+    tag = node._type.lower() if getattr(node, "_namespace", None) == "dash_html_components" else None
+    props = node.to_plotly_json()["props"] if tag else {}
+    if tag is None or tag in ACTIVE_TAGS or "n_clicks" in props:
         raise TypeError(f"{type(node).__name__} is not plain HTML")
-    props = node.to_plotly_json()["props"]
-    children, tag = props.pop("children", None), node._type.lower()
-    attributes = "".join(f' {HTML_ATTRIBUTES.get(name, name)}="{escape(css(value) if name == "style" else str(value))}"'
-                         for name, value in props.items() if value is not None)
-    return f"<{tag}{attributes}>" + ("" if tag in VOID_TAGS else f"{to_html(children)}</{tag}>")
+    children = props.pop("children", None)
+    return f"<{tag}{''.join(map(attribute, props.items()))}>" + \
+        ("" if tag in VOID_TAGS else f"{to_html(children)}</{tag}>")
+
+
+def attribute(item: tuple[str, object]) -> str:
+    name, value = item
+    if not ATTRIBUTE_NAME.fullmatch(name):
+        raise TypeError(f"{name[:40]!r} is not an attribute name")
+    if value is None or value is False:
+        return ""
+    name = HTML_ATTRIBUTES.get(name, name)
+    return f" {name}" if value is True else f' {name}="{escape(css(value) if name == "style" else str(value))}"'
 
 
 def css(style: dict) -> str:
-    """React's style object as CSS: {"borderTop": "1px"} -> "border-top: 1px"."""
+    """React's style object as CSS: {"borderTop": "1px"} -> "border-top: 1px". A value carries its unit
+    (React would add px to a bare number)."""
+    if not all(isinstance(value, str) for value in style.values()):
+        raise TypeError(f"style values are strings with their unit: {style}")
     return "; ".join(CAPITAL.sub(r"-\1", name).lower() + f": {value}" for name, value in style.items())
 
 
