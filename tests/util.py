@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 import numpy as np
 from dash import html
 
-from dashboard.explorer.ui import VOID_TAGS
+from dashboard.explorer.ui import HTML_ATTRIBUTES, VOID_TAGS
 
 
 def decode(typed: dict) -> np.ndarray:
@@ -65,7 +65,7 @@ def texts(component) -> list[str]:
 class _ComponentTree(HTMLParser):
     """HTML (ui.to_html's) back into html.* components, so a panel sent as HTML reads like one sent as components."""
 
-    DASH_NAMES = {"class": "className", "colspan": "colSpan", "rowspan": "rowSpan", "for": "htmlFor"}
+    DASH_NAMES = {html_name: name for name, html_name in HTML_ATTRIBUTES.items()}
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)

@@ -20,7 +20,7 @@ from .clinic_gates import (BUG, BUGGY, CAUSAL, CAUSAL_FIELD, CLINIC, CLINIC_CELL
                            MYSTERY_FIELD, shown)
 from .gate import SETTING, field, gate
 from .ids import section_id
-from .ui import StaticHtml, TabSection, graph, to_html
+from .ui import StaticHtml, TabSection, graph, live_html, to_html
 from .wiring import callback
 
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
@@ -82,7 +82,7 @@ def layout() -> TabSection:
                 "switched in, beside the correct layer. Run the checks on both and see which one catches it."),
          html.P("In mystery mode the page picks a bug and hides its name: run the checks, read the heatmaps, and name "
                 "it. A link with the mystery number gives the same bug to everyone."),
-         html.Div(StaticHtml(id=STORY, className="clinic-story"), **{"aria-live": "polite"})],
+         live_html(STORY, className="clinic-story")],
         className="prose",
     )
     return TabSection(

@@ -16,7 +16,7 @@ from . import clinic_text as text
 from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
 from .gate import DISPLAYED, gate
 from .selection import clickable
-from .ui import StaticHtml, cell_inputs, graph, to_html
+from .ui import alert, cell_inputs, graph, live_html, to_html
 from .wiring import callback
 
 PATH = "clinic-path"
@@ -33,7 +33,7 @@ def layout() -> html.Div:
          html.P("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight and "
                 "to the query's output row, in both layers.", className="small mb-1"),
          cell_inputs((HEAD, QUERY, KEY), DEFAULT_CELL),
-         html.Div(StaticHtml(id=PATH, className="clinic-path"), **{"aria-live": "polite"}),
+         live_html(PATH, className="clinic-path"),
          html.H3("The forward pass of the layer with the bug", className="h5 mt-3"),
          html.P("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
                 "output it returned.", className="small mb-1"),
@@ -57,7 +57,7 @@ def update_path(controls):
     s = view.setting
     selected, message = limits.cell(*view.cell, s.h, s.n)
     if selected is None:
-        return to_html(html.P(message, className="text-danger small", role="alert"))
+        return to_html(alert(message))
     return path_panel(s, view.bug, view.mystery, view.causal, selected)
 
 

@@ -16,7 +16,7 @@ from ..tables import explanation
 from ..urls import url_param
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
-from .ui import StaticHtml, cell_inputs, to_html
+from .ui import alert, cell_inputs, live_html, to_html
 from .wiring import callback
 from .worked import WORKED, WORKED_CELL
 
@@ -35,7 +35,7 @@ def layout() -> html.Div:
             html.H3("Why is this weight large?", className="h5"),
             html.P("Click any cell of a per-head heatmap, or choose it here.", className="small mb-1"),
             cell_inputs((SEL_HEAD, SEL_QUERY, SEL_KEY), DEFAULT_CELL),
-            html.Div(StaticHtml(id=DRILLDOWN), **{"aria-live": "polite"}),
+            live_html(DRILLDOWN),
         ],
         className="drilldown",
     )
@@ -46,7 +46,7 @@ def update_drilldown(controls, cell):
     s = WORKED.read(controls).setting
     selected, message = limits.cell(*WORKED_CELL.read(cell).cell, s.h, s.n)
     if selected is None:
-        return to_html(html.P(message, className="text-danger small", role="alert"))
+        return to_html(alert(message))
     ex, result = model(s)
     i, r, j = selected
     panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)

@@ -18,7 +18,7 @@ from . import selection
 from .gate import CELL, DISPLAYED, SETTING, gate
 from .ids import INFLUENCE
 from .influence_tables import disagreement_text, head_table, head_text, ranking_table
-from .ui import graph
+from .ui import alert, graph
 from .wiring import callback
 
 INFLUENCE_LAYER = "influence-layer"  # N, leave one out, gradient x input
@@ -122,7 +122,7 @@ def update_influence(controls, cell):
     s = view.setting
     selected, message = limits.cell(*chosen, s.h, s.n)
     if selected is None:
-        text, table, layer_shapes = message, html.P(message, className="text-danger small", role="alert"), []
+        text, table, layer_shapes = message, alert(message), []
     else:
         i, r, j = selected
         q = ranking(s, i, r)

@@ -17,7 +17,6 @@ def ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
 
-
 def rho_text(rho: float) -> str:
     return "undefined (every key ties)" if np.isnan(rho) else f"{rho:+.2f}"
 

@@ -12,7 +12,7 @@ from dash import Output, html
 from .. import limits, trainer, training
 from ..urls import url_param
 from .gate import HEADS_ONLY, TRAINED, field, gate
-from .ui import head_options
+from .ui import alert, head_options
 from .wiring import callback
 
 SURGERY_OFF = "surgery-off"
@@ -100,7 +100,7 @@ def update_surgery(controls):
         return html.P(view.shown.message, className="small")
     cut = surgery(view.off, view.uniform, view.swap, h)
     if cut is None:
-        return html.P(f"Choose heads 1 to {h}.", className="text-danger small", role="alert")
+        return alert(f"Choose heads 1 to {h}.")
     before = surgery_loss(seed, h, training.Surgery())
     after = surgery_loss(seed, h, cut)
     each_off = [surgery_loss(seed, h, training.Surgery(off=frozenset({i}))) for i in range(h)]

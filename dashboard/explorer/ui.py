@@ -150,6 +150,16 @@ def formula_files() -> dict[str, bytes]:
     return files
 
 
+def alert(message: str) -> html.P:
+    """What is wrong with a choice the student made (a cell, the heads to cut), where its answer would be."""
+    return html.P(message, className="text-danger small", role="alert")
+
+
+def live_html(panel_id: str, className: str = "") -> html.Div:
+    """A StaticHtml a callback fills (its `html`), read out by screen readers when it changes."""
+    return html.Div(StaticHtml(id=panel_id, className=className), **{"aria-live": "polite"})
+
+
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
     """A figure in its frame, with the button that presents it alone, full screen (presenter.py)."""
     return html.Div([present_button(graph_id),
