@@ -4,16 +4,27 @@
 apps in one process, and the explorer and class mode are two apps on one server. Each package records its own
 (`explorer/wiring.py`, `classmode/wiring.py`), keeping the decorator beside its function as in Dash's docs;
 `wire(app)` registers them on an app.
+
+Every server callback also reads its page's language (the store `LANGUAGE`, which each app's layout holds) and
+runs in it (dashboard/i18n.py): a page answers in the language it was built in, whatever other pages ask for.
 """
 
 from __future__ import annotations
 
 import functools
 
-from dash import ClientsideFunction
+from dash import ClientsideFunction, State, dcc
 from dash.exceptions import PreventUpdate
 
+from . import i18n
 from .limits import Invalid
+
+LANGUAGE = "page-language"
+
+
+def language_store(lang: str) -> dcc.Store:
+    """The page's language, for its callbacks (one of i18n.LANGUAGES)."""
+    return dcc.Store(id=LANGUAGE, data=lang)
 
 
 class Callbacks:
@@ -26,7 +37,8 @@ class Callbacks:
 
     def callback(self, *dependencies, **kwargs):
         """Wire the function to `dependencies` (Outputs, Inputs, States).
-        A value no control can send (limits.Invalid) gives no update: the page keeps what it shows."""
+        A value no control can send (limits.Invalid) gives no update: the page keeps what it shows.
+        The function runs in the page's language, which Dash passes last and the function never sees."""
         def record(function):
             @functools.wraps(function)
             def checked(*args, **kw):
@@ -34,7 +46,13 @@ class Callbacks:
                     return function(*args, **kw)
                 except Invalid:
                     raise PreventUpdate from None
-            self.server.append((dependencies, kwargs, checked))
+
+            @functools.wraps(function)
+            def in_page_language(*args):
+                *args, lang = args
+                with i18n.use(i18n.parse(lang) or i18n.DEFAULT):
+                    return checked(*args)
+            self.server.append((dependencies + (State(LANGUAGE, "data"),), kwargs, in_page_language))
             return checked
         return record
 

@@ -7,6 +7,7 @@ gates' dicts, and its changedPropIds name the gates that passed new values."""
 from dash import Input, Output, State
 
 from dashboard import limits
+from dashboard.wiring import LANGUAGE
 from dashboard.explorer import (clinic, clinic_path, drilldown, example, forms, forward, learning, mixing, model_bar,
                                 summary, surgery)
 from dashboard.explorer import equivariance as eq
@@ -30,7 +31,9 @@ SURGERY_OPTIONS = [(surgery.SURGERY_OFF, "options"), (surgery.SURGERY_UNIFORM, "
                    (surgery.SURGERY_SWAP, "options")]
 
 
-def body(outputs, inputs, state=(), changed=None) -> dict:
+def body(outputs, inputs, state=(), changed=None, lang="en") -> dict:
+    """Every server callback reads its page's language last (dashboard/wiring.py)."""
+    state = [*state, (LANGUAGE, "data", lang)]
     out = [{"id": i, "property": p} for i, p in outputs]
     names = [f"{i}.{p}" for i, p in outputs]
     multi = len(outputs) > 1

@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from dashboard import create_app, explorer
+from dashboard import create_app, explorer, i18n
 from dashboard.explorer import ui
 
 SECTIONS = sorted(p.stem for p in ui.CONTENT.glob("*.md"))
@@ -39,12 +39,13 @@ def test_every_seed_heading_is_in_the_content():
         assert heading in text
 
 
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("name", SECTIONS)
-def test_rendered_copy_matches_its_source(name):
-    source = (ui.CONTENT / f"{name}.md").read_bytes()
-    rendered = (ui.RENDERED / f"{name}.html").read_text()
+def test_rendered_copy_matches_its_source(name, lang):
+    source = (ui.CONTENT / ("" if lang == i18n.DEFAULT else lang) / f"{name}.md").read_bytes()
+    rendered = (ui.RENDERED / lang / f"{name}.html").read_text()
     digest = re.search(r"sha256 ([0-9a-f]{64})", rendered.splitlines()[0]).group(1)
-    assert digest == hashlib.sha256(source).hexdigest(), "run tools/build_assets.sh"
+    assert digest == hashlib.sha256(source).hexdigest(), "run `make content`"
     assert "$" not in rendered.split("\n", 1)[1].replace("\\$", ""), "untypeset LaTeX left"
     assert rendered.count("<svg") == len(re.findall(r"\$\$.+?\$\$|\$[^$\n]+?\$", source.decode(), re.S))
 
@@ -73,7 +74,7 @@ def test_layout_uses_every_section():
 
 def test_formulas_are_images_with_their_tex_as_alt_text():
     images = FormulaImages("multi_head").found
-    rendered = (ui.RENDERED / "multi_head.html").read_text()
+    rendered = (ui.RENDERED / "en" / "multi_head.html").read_text()
     assert len(images) == rendered.count("<svg") > 0
     assert images[0]["alt"].startswith("A^{(i)}") and images[0]["src"].startswith(ui.FORMULA_PATH)
     matrices = [i["alt"] for i in FormulaImages("block_structure").found if "bmatrix" in i["alt"]]

@@ -1,0 +1,100 @@
+"""The student's language: English, Simplified Chinese or Spanish, one per request.
+
+Messages live in Babel's gettext catalogs (dashboard/locale/<locale>/LC_MESSAGES/messages.po, compiled to .mo:
+`make messages`); the seed's explanations in per-language Markdown (dashboard/content/<lang>/). Math is never
+translated. The language of a callback is its page's (a State every server callback carries, dashboard/wiring.py),
+so two pages in two languages on one server, or in one browser, each keep their own.
+
+    _("Heads")                                    # now, in the request's language
+    N_("Heads")                                   # marked for the catalog; translated where it is shown
+    ngettext("{n} head", "{n} heads", n).format(n=n)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from contextvars import ContextVar
+from pathlib import Path
+
+from babel.support import NullTranslations, Translations
+
+LANGUAGES = ("en", "zh-CN", "es")  # BCP 47 tags, as <html lang> and ?lang= write them
+DEFAULT = "en"
+NAMES = {"en": "English", "zh-CN": "简体中文", "es": "Español"}  # each in its own language, for the switch
+LOCALES = {"en": "en", "zh-CN": "zh_CN", "es": "es"}  # Babel's names, the catalogs' folders
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+COOKIE = "lang"
+
+_language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+
+
+def language() -> str:
+    """The language of the running request."""
+    return _language.get()
+
+
+@contextlib.contextmanager
+def use(lang: str):
+    """Run a block in `lang` (one of LANGUAGES)."""
+    token = _language.set(lang if lang in LANGUAGES else DEFAULT)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+@functools.cache
+def catalog(lang: str) -> NullTranslations:
+    if lang == DEFAULT:
+        return NullTranslations()  # the messages are English
+    return Translations.load(LOCALE_DIR, [LOCALES[lang]], domain="messages")
+
+
+def _(message: str) -> str:
+    return catalog(language()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return catalog(language()).ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Marks `message` for the catalog where it is defined, for `_` to translate where it is shown."""
+    return message
+
+
+def parse(value) -> str | None:
+    """The language a ?lang= or a cookie names, or None: exactly one of LANGUAGES, in any case."""
+    if not isinstance(value, str) or len(value) > 16:
+        return None
+    return next((lang for lang in LANGUAGES if lang.lower() == value.lower()), None)
+
+
+def negotiate(accept_languages) -> str:
+    """The browser's first choice we have (werkzeug's parsed Accept-Language, best first): any zh to zh-CN,
+    any es to es, otherwise English."""
+    for tag, _quality in accept_languages:
+        primary = tag.split("-")[0].lower()
+        for lang in LANGUAGES:
+            if lang.split("-")[0].lower() == primary:
+                return lang
+    return DEFAULT
+
+
+def lru_cache(maxsize: int):
+    """functools.lru_cache for a function whose result holds words: one entry per language as well as per
+    argument, so a page in Spanish never gets a figure cached for a page in Chinese."""
+    def decorate(function):
+        @functools.lru_cache(maxsize=maxsize * len(LANGUAGES))
+        def in_language(lang, *args, **kwargs):
+            return function(*args, **kwargs)
+
+        @functools.wraps(function)
+        def cached(*args, **kwargs):
+            return in_language(language(), *args, **kwargs)
+
+        cached.cache_clear = in_language.cache_clear
+        cached.cache_info = in_language.cache_info
+        return cached
+    return decorate
