@@ -6,7 +6,7 @@ PY := .venv/bin/python
 # build dependencies that no hash pins.
 PIP_INSTALL := $(PY) -m pip install -q --require-hashes --only-binary :all: -r
 
-.PHONY: run test test-fast serve bench assets lock system-deps node-tools
+.PHONY: run test test-fast serve bench assets content messages lock system-deps node-tools
 
 run: .venv/.runtime
 	$(PY) app.py
@@ -48,6 +48,19 @@ node-tools:
 assets:
 	tools/build_assets.sh
 
+# Typeset the seed's text again, every language, after editing dashboard/content (needs node and npm).
+content:
+	cd tools/assets && npm ci --no-audit --no-fund && rm -rf ../../dashboard/content/rendered && \
+		node render-math.js ../../dashboard/content ../../dashboard/content/rendered
+
+# The message catalogs (Babel): extract the marked strings, merge them into each language's .po (new ones come
+# out empty, for a translator), then compile the .mo files the app reads. Commit all three.
+MESSAGES := dashboard/locale
+messages: .venv/.dev
+	.venv/bin/pybabel extract -F babel.cfg -c Translators: --no-location --project "Multi-Head Attention Explorer" -o $(MESSAGES)/messages.pot .
+	.venv/bin/pybabel update -i $(MESSAGES)/messages.pot -d $(MESSAGES) --no-location --ignore-obsolete
+	.venv/bin/pybabel compile -d $(MESSAGES) --statistics
+
 .venv/.runtime: requirements.lock
 	python3 -m venv .venv
 	$(PIP_INSTALL) requirements.lock
@@ -76,10 +89,12 @@ lock:
 	if [ -n "$$extra" ]; then echo "requirements.lock disagrees with requirements-dev.lock:"; echo "$$extra"; exit 1; fi
 
 # Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
-# PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code.
+# PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code,
+# Noto's CJK fonts for the Chinese pages.
 system-deps:
 	@$(call apt_missing,/usr/bin/chromium:chromium /usr/bin/chromedriver:chromium-driver /usr/sbin/nginx:nginx \
-		/usr/lib/postgresql/*/bin/initdb:postgresql /usr/bin/zbarimg:zbar-tools)
+		/usr/lib/postgresql/*/bin/initdb:postgresql /usr/bin/zbarimg:zbar-tools \
+		/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc:fonts-noto-cjk)
 
 # $(call apt_missing,FILE:PACKAGE ...): apt-get install each PACKAGE whose FILE is missing, through sudo
 # when not root; nothing at all when every FILE is there.

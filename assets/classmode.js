@@ -1,5 +1,6 @@
 // Class mode's clientside callbacks (window.dash_clientside.classmode; dashboard/classmode/). Its app is
-// mounted at /class/ (Dash's url_base_pathname, read from the page's own Dash config).
+// mounted at /class/ (Dash's url_base_pathname, read from the page's own Dash config). Its words come in the
+// page's language (window.pageMessage, assets/shared.js; dashboard/languages.py MESSAGES).
 (function () {
   const no = () => window.dash_clientside.no_update;
   const root = () => JSON.parse(document.getElementById("_dash-config").textContent).url_base_pathname;
@@ -37,7 +38,7 @@
       // A typed join code opens its session's page, where the page joins (and the server checks the code).
       joinByCode: function (clicks, submits, typed) {
         const code = String(typed || "").trim().toUpperCase();
-        if (!CODE.test(code)) return [no(), "A join code is 6 letters and digits, such as ABC234."];
+        if (!CODE.test(code)) return [no(), window.pageMessage("badCode")];
         return [root() + code, ""];
       },
 
@@ -57,8 +58,9 @@
       clockText: function (ticks, clock) {
         if (!clock || !(clock.key in ends)) return "";
         const left = Math.max(0, Math.round((ends[clock.key] - Date.now()) / 1000));
-        if (!left) return "Time is up: the vote is closed.";
-        return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left to vote`;
+        if (!left) return window.pageMessage("timeUp");
+        const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+        return window.pageMessage("timeLeft", { time: time });
       },
 
       // A student's page polls for the question; no other page does.

@@ -100,7 +100,7 @@
     if (presented) {
       presented.classList.remove("presented");
       button(presented).setAttribute("aria-pressed", "false");
-      button(presented).textContent = "present";
+      button(presented).textContent = window.pageMessage("present");
       document.documentElement.classList.remove("presenting");
       if (!lectureBefore) window.dash_clientside.set_props(ids.lecture, { value: false });
     }
@@ -112,7 +112,7 @@
     lectureBefore = document.documentElement.classList.contains("lecture");
     frame.classList.add("presented");
     button(frame).setAttribute("aria-pressed", "true");
-    button(frame).textContent = "leave (Esc)";
+    button(frame).textContent = window.pageMessage("leave");
     document.documentElement.classList.add("presenting");
     window.dash_clientside.set_props(ids.lecture, { value: true });
     button(frame).focus();
@@ -314,9 +314,10 @@
       play: function (clicks, ticks, step, paused, config) {
         const { every, last } = config.steps;
         if (window.dash_clientside.callback_context.triggered_id === config.ids.play) {
-          return paused ? [step >= last ? 0 : no(), false, "pause"] : [no(), true, "play"];
+          return paused ? [step >= last ? 0 : no(), false, window.pageMessage("pause")]
+            : [no(), true, window.pageMessage("play")];
         }
-        return step + every >= last ? [last, true, "play"] : [step + every, no(), no()];
+        return step + every >= last ? [last, true, window.pageMessage("play")] : [step + every, no(), no()];
       },
 
       // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab,

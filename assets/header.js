@@ -61,8 +61,8 @@
           box.setAttribute("aria-describedby", messageId);
         }
         if (valid) return [false, ""];
-        const still = shownSeed === null ? "" : ": the page still shows seed " + shownSeed;
-        return [true, "Seeds run " + min + " to " + max + still + "."];
+        if (shownSeed === null) return [true, window.pageMessage("seedRange", { min, max })];
+        return [true, window.pageMessage("seedRangeStill", { min, max, seed: shownSeed })];
       },
 
       // The link to class mode names the session this browser runs (class mode keeps it in localStorage,
@@ -72,7 +72,16 @@
         let running = null;
         try { running = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { running = null; }
         const code = running && typeof running.code === "string" && /^[A-Z0-9]{1,12}$/.test(running.code) ? running.code : null;
-        return code ? "class session " + code : "class mode";
+        return code ? window.pageMessage("classSession", { code }) : window.pageMessage("classMode");
+      },
+
+      // A language chosen in the header's switch (dashboard/languages.py): the page again, in that language,
+      // its URL otherwise as it is.
+      chooseLanguage: function (chosen, pageLanguage) {
+        if (!chosen || chosen === pageLanguage) return;
+        const q = new URLSearchParams(window.location.search);
+        q.set("lang", chosen);
+        window.location.assign(window.location.pathname + "?" + q.toString() + window.location.hash);
       },
     },
   });

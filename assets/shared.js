@@ -1,12 +1,21 @@
-// A helper the explorer's and class mode's clientside callbacks share (explorer.js, classmode.js).
+// Helpers the explorer's and class mode's clientside callbacks share (explorer.js, classmode.js, header.js).
+
+// A message the page carries in its language (dashboard/languages.py MESSAGES), its {name}s filled in.
+window.pageMessage = function (key, values) {
+  const box = document.getElementById("browser-messages");
+  let messages = {};
+  try { messages = JSON.parse(box ? box.dataset.messages : "{}"); } catch (e) { messages = {}; }
+  return String(messages[key] || key).replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
+};
 
 // Copy a box's link: the clipboard where the browser allows it (https or localhost), else the link is
 // selected for Ctrl+C.
 window.copyFromBox = function (boxId) {
   const box = document.getElementById(boxId);
   if (navigator.clipboard && window.isSecureContext) {
-    return navigator.clipboard.writeText(box.value).then(() => "link copied", () => "press Ctrl+C to copy");
+    return navigator.clipboard.writeText(box.value).then(() => window.pageMessage("copied"),
+      () => window.pageMessage("pressCopy"));
   }
   box.select();
-  return "selected: press Ctrl+C to copy";
+  return window.pageMessage("selectedCopy");
 };

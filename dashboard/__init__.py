@@ -3,6 +3,7 @@
 Importing the package loads nothing heavy: `dashboard.attention` and `dashboard.training` need numpy only.
 """
 
+from html import escape
 from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -17,7 +18,7 @@ def create_apps(password: str | None = None) -> tuple:
     from dash import Dash
     from flask import Flask
 
-    from . import classmode, explorer, server
+    from . import classmode, explorer, i18n, server
 
     flask_server = Flask(__name__)
 
@@ -25,12 +26,20 @@ def create_apps(password: str | None = None) -> tuple:
         dash_app = Dash(name, server=flask_server, url_base_pathname=path, assets_folder=str(ASSETS),
                         assets_ignore=ignore, title=title, update_title=None, serve_locally=True,
                         compress=False)  # server.harden sets up flask-compress with gzip for streamed files too
-        dash_app.index_string = dash_app.index_string.replace("<html>", '<html lang="en">', 1)
+
+        def index(**parts) -> str:
+            """The page in its language (server.page_language): <html lang> and the title."""
+            lang = server.page_language()
+            with i18n.use(lang):
+                page = Dash.interpolate_index(dash_app, **{**parts, "title": escape(i18n._(title))})
+            return page.replace("<html>", f'<html lang="{lang}">', 1)
+
+        dash_app.interpolate_index = index
         return dash_app
 
-    explorer_app = app("explorer", "/", CLASS_ONLY, "Multi-head attention explorer")
+    explorer_app = app("explorer", "/", CLASS_ONLY, i18n.N_("Multi-head attention explorer"))
     explorer.build(explorer_app)
-    class_app = app("classmode", classmode.PATH + "/", EXPLORER_ONLY, "Multi-head attention: class mode")
+    class_app = app("classmode", classmode.PATH + "/", EXPLORER_ONLY, i18n.N_("Multi-head attention: class mode"))
     classmode.build(class_app)
     server.harden([explorer_app, class_app], password, {"store": classmode.health})
     # Dash sets an app up on the first request its server sees. Two threads of a fresh gunicorn worker can race

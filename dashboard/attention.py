@@ -2,7 +2,7 @@
 
 Shapes follow the notebook: X is (n, d), there are h heads of width d_k = d/h,
 and every per-head quantity is stacked on a leading head axis, (h, ...).
-This module is pure numpy: the views import it, never the other way round.
+This module is pure numpy (with i18n for the errors a page shows): the views import it, never the other way round.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .i18n import _, ngettext
 from .steps import (STEPS, Steps, attention_weights, causal_mask, merge_heads, seed_scale, softmax,  # noqa: F401
                     split_heads)
 
@@ -30,13 +31,17 @@ def check_int(name: str, value, minimum: int = 0, maximum: int | None = None,
     """Return `value` as an int in [minimum, maximum], or raise `error` saying what is allowed.
 
     Python and numpy integers pass; bool, float, str and None do not. The one integer check of the
-    project: the rules (`limits`) pass PreventUpdate, class mode's store its own Invalid.
+    project: the rules (`limits`) pass PreventUpdate, class mode's store its own Invalid. The message, which
+    a page may show, names the value `_(name)`: a name marked N_ is said in the page's language.
     """
-    allowed = f"{name} must be a whole number from {minimum} to {maximum}" if maximum is not None \
-        else f"{name} must be an integer >= {minimum}"
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
             or value < minimum or (maximum is not None and value > maximum):
-        raise error(allowed + (f", got {value!r}" if isinstance(value, (int, float, np.integer)) else "") + ".")
+        allowed = (_("{name} must be a whole number from {minimum} to {maximum}") if maximum is not None
+                   else _("{name} must be an integer >= {minimum}")).format(name=_(name), minimum=minimum,
+                                                                            maximum=maximum)
+        # Translators: follows "… must be a whole number from 0 to 99": the number given instead
+        got = _(", got {value}").format(value=repr(value)) if isinstance(value, (int, float, np.integer)) else ""
+        raise error(allowed + got + ".")
     return int(value)
 
 
@@ -226,26 +231,27 @@ def worked_example(seed, per_cluster=SEED_PER_CLUSTER) -> WorkedExample:
 def check_permutation(perm, n: int) -> np.ndarray:
     """Return perm as an int array if it is an ordering of 0..n-1, else raise ValueError."""
     if isinstance(perm, (str, bytes)) or not hasattr(perm, "__len__"):
-        raise ValueError(f"a permutation must be a list of the numbers 0 to {n - 1}")
+        raise ValueError(_("a permutation must be a list of the numbers 0 to {last}").format(last=n - 1))
     items = list(perm)
     if len(items) != n:
-        raise ValueError(f"a permutation of {n} tokens needs {n} numbers, got {len(items)}")
+        raise ValueError(ngettext("a permutation of {n} token needs {n} number, got {count}",
+                                  "a permutation of {n} tokens needs {n} numbers, got {count}", n).format(
+            n=n, count=len(items)))
     for p in items:
         if isinstance(p, bool) or not isinstance(p, numbers.Integral):
-            raise ValueError(f"a permutation holds whole numbers only, got {p!r}")
+            raise ValueError(_("a permutation holds whole numbers only, got {value}").format(value=repr(p)))
     seen = sorted(int(p) for p in items)
     if seen != list(range(n)):
         missing = sorted(set(range(n)) - set(seen))
         repeated = sorted({p for p in seen if seen.count(p) > 1})
-        parts = []
-        if repeated:
-            parts.append("repeated: " + ", ".join(map(str, repeated)))
-        if missing:
-            parts.append("missing: " + ", ".join(map(str, missing)))
         out_of_range = sorted({p for p in seen if not 0 <= p < n})
-        if out_of_range:
-            parts.append("out of range: " + ", ".join(map(str, out_of_range)))
-        raise ValueError(f"not a permutation of 0..{n - 1} ({'; '.join(parts)})")
+        problems = (
+            # Translators: each names the token numbers that make a typed order no permutation, e.g. "missing: 3, 7"
+            (_("repeated: {numbers}"), repeated), (_("missing: {numbers}"), missing),
+            (_("out of range: {numbers}"), out_of_range))
+        parts = [said.format(numbers=", ".join(map(str, tokens))) for said, tokens in problems if tokens]
+        raise ValueError(_("not a permutation of 0..{last} ({problems})").format(last=n - 1,
+                                                                                  problems="; ".join(parts)))
     return np.array(items, dtype=int)
 
 

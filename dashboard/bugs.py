@@ -15,6 +15,7 @@ import numpy as np
 
 from . import backprop
 from .attention import MultiHeadResult, multi_head_attention
+from .i18n import N_
 from .steps import STEPS, Steps, causal_mask, mask_logits, softmax
 
 
@@ -87,12 +88,12 @@ def mask_after_softmax_back(dA, A, logits, causal):
 
 class Bug(NamedTuple):
     key: str  # in URLs and answers
-    name: str  # what a student picks from
+    name: str  # what a student picks from (this and the words below: N_-marked, translated where shown)
     step: str  # the field of Steps it replaces
     forward: Callable
     backward: Callable | None  # the replacement's gradient (None: the scale, which has none)
     causal: bool  # shown with a causal mask (the mask bug needs one)
-    correct: str  # the correct numpy line
+    correct: str  # the correct numpy line (its comment marked for translation)
     wrong: str  # the student's
     effect: str  # what it does to the numbers
     seen: str  # where it happened in real code (repository and number, plain text)
@@ -107,70 +108,88 @@ class Bug(NamedTuple):
 
 
 BUGS = (
-    Bug("softmax-axis", "softmax over the wrong axis", "weights", softmax_over_queries, softmax_over_queries_back,
-        False,
-        "A = softmax(logits, axis=-1)  # over the keys: each query's row sums to 1",
-        "A = softmax(logits, axis=-2)  # over the queries: each key's column sums to 1",
-        "Each key's column of A sums to 1 instead of each query's row. A key that many queries like shares its "
-        "weight among them, and a query's weights can add up to 3 or to 0.2, so its output is no longer an "
-        "average of the values: its size depends on how popular its keys are.",
-        "labmlai/annotated_deep_learning_paper_implementations issue #146: the DDPM U-Net's attention took its "
-        "softmax over the queries (dim=1) instead of the keys; the reporter found the model trained just as well "
-        "either way. PetrochukM/PyTorch-NLP issue #2: a softmax over the wrong dimension made every weight 1."),
-    Bug("no-scale", "no 1/√d_k", "scale", unscaled, None, False,
+    Bug("softmax-axis", N_("softmax over the wrong axis"), "weights", softmax_over_queries,
+        softmax_over_queries_back, False,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("A = softmax(logits, axis=-1)  # over the keys: each query's row sums to 1"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("A = softmax(logits, axis=-2)  # over the queries: each key's column sums to 1"),
+        N_("Each key's column of A sums to 1 instead of each query's row. A key that many queries like shares its "
+           "weight among them, and a query's weights can add up to 3 or to 0.2, so its output is no longer an "
+           "average of the values: its size depends on how popular its keys are."),
+        # Translators: keep the repositories' names, the issue and PR numbers and code as they are
+        N_("labmlai/annotated_deep_learning_paper_implementations issue #146: the DDPM U-Net's attention took its "
+           "softmax over the queries (dim=1) instead of the keys; the reporter found the model trained just as "
+           "well either way. PetrochukM/PyTorch-NLP issue #2: a softmax over the wrong dimension made every "
+           "weight 1.")),
+    Bug("no-scale", N_("no 1/√d_k"), "scale", unscaled, None, False,
         "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)",
         "logits = Q @ K.swapaxes(-1, -2)",
-        "The logits are √d_k times too large, so the softmax is sharper: each query puts more of its weight on "
-        "its best keys. At h = 8, d_k = 1 and √d_k = 1: the mistake changes nothing there.",
-        "PAIR-code/tiny-transformers issue #71: the raw attention was not divided by the square root of the "
-        "dimension, which its authors thought might explain loss spikes in training."),
-    Bug("scale-d", "1/√d instead of 1/√d_k", "scale", scaled_by_model_width, None, False,
-        "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)  # d_k = d // h, a head's width",
-        "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d)  # the model's width",
-        "The logits are √h times too small, so the softmax is flatter: with h = 8 almost every weight is near "
-        "1/n. At h = 1, d_k = d: the mistake changes nothing there.",
-        "lucidrains/vit-pytorch issue #65: `self.scale = dim ** -0.5` should have been `dim_head ** -0.5`; the "
-        "author fixed it the same day. karpathy/ng-video-lecture PR #6 fixed the same slip."),
-    Bug("kq", "K Qᵀ instead of Q Kᵀ", "logits", keys_times_queries, keys_times_queries_back, False,
-        "logits = Q @ K.swapaxes(-1, -2)  # row r: query r against every key",
-        "logits = K @ Q.swapaxes(-1, -2)  # row r: key r against every query",
-        "The logits are transposed before the softmax, so A[r, j] is how much key r matches query j. Rows still "
-        "sum to 1 and the layer is still permutation-equivariant. And in training it is no bug at all: K Qᵀ with "
-        "W_Q and W_K swapped is Q Kᵀ, so the layer learns the same thing under the other name.",
-        "karpathy/llm.c PR #531: the CUDA attention seemed to compute Kᵀ Q instead of Q Kᵀ; the PR was closed "
-        "because cuBLAS reads matrices column-major, which transposes them: there was no bug. Whether K Qᵀ is "
-        "wrong depends on how the numbers are laid out in memory."),
-    Bug("reshape", "heads split without the transpose", "split", split_by_reshape, split_by_reshape_back, False,
-        "Q = (X @ W_Q).reshape(n, h, d_k).swapaxes(0, 1)  # head i: columns i·d_k … of every token",
-        "Q = (X @ W_Q).reshape(h, n, d_k)  # head i: a run of the flat array",
-        "Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: pieces of several tokens. "
-        "Every shape is right and every row sums to 1, but numbers of different tokens are mixed, so the layer "
-        "is no longer permutation-equivariant. At h = 1 there is nothing to split: nothing changes.",
-        "reczoo/FuxiCTR issue #30: `query.view(batch_size * num_heads, -1, attention_dim)` split the heads "
-        "without the transpose, in three models. jsbaan/transformer-from-scratch PR #6 fixed the same missing "
-        "transpose where the heads are merged, and noted that its copy-task test had passed all along."),
-    Bug("no-wo", "W_O forgotten", "output", no_output_projection, no_output_projection_back, False,
-        "output = concat @ W_O  # the heads meet here",
-        "output = concat  # [head_1 … head_h] side by side",
-        "Every attention weight is right; only the output is not. Head i writes only its own d_k columns, "
-        "and the heads never meet. A trained W_V can often make up for it, which is why it goes unnoticed.",
-        "karpathy/minGPT issue #118 asked whether the attention forgets W_O (it does not: c_proj is W_O), and "
-        "issue #135 why it is needed when the sizes already match: it is where the heads' outputs meet."),
-    Bug("mask-after", "causal mask after the softmax", "weights", mask_after_softmax, mask_after_softmax_back, True,
-        "A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))  # mask, then normalise",
-        "A = softmax(logits) * np.tri(n)  # normalise, then zero the later keys",
-        "The softmax spreads each row over all n keys, then the keys after the query are zeroed and nothing "
-        "renormalises: row r keeps only the share of the keys it may see, so it sums to less than 1 (row 0 "
-        "keeps only its own weight). The last row sees every key and is right.",
-        "huggingface/pytorch-image-models PR #2236: EVA's attention applied its mask after the softmax; the "
-        "fix moved it before."),
+        N_("The logits are √d_k times too large, so the softmax is sharper: each query puts more of its weight on "
+           "its best keys. At h = 8, d_k = 1 and √d_k = 1: the mistake changes nothing there."),
+        N_("PAIR-code/tiny-transformers issue #71: the raw attention was not divided by the square root of the "
+           "dimension, which its authors thought might explain loss spikes in training.")),
+    Bug("scale-d", N_("1/√d instead of 1/√d_k"), "scale", scaled_by_model_width, None, False,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)  # d_k = d // h, a head's width"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d)  # the model's width"),
+        N_("The logits are √h times too small, so the softmax is flatter: with h = 8 almost every weight is near "
+           "1/n. At h = 1, d_k = d: the mistake changes nothing there."),
+        # Translators: keep the repositories' names, the issue and PR numbers and code as they are
+        N_("lucidrains/vit-pytorch issue #65: `self.scale = dim ** -0.5` should have been `dim_head ** -0.5`; "
+           "the author fixed it the same day. karpathy/ng-video-lecture PR #6 fixed the same slip.")),
+    Bug("kq", N_("K Qᵀ instead of Q Kᵀ"), "logits", keys_times_queries, keys_times_queries_back, False,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("logits = Q @ K.swapaxes(-1, -2)  # row r: query r against every key"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("logits = K @ Q.swapaxes(-1, -2)  # row r: key r against every query"),
+        N_("The logits are transposed before the softmax, so A[r, j] is how much key r matches query j. Rows "
+           "still sum to 1 and the layer is still permutation-equivariant. And in training it is no bug at all: "
+           "K Qᵀ with W_Q and W_K swapped is Q Kᵀ, so the layer learns the same thing under the other name."),
+        N_("karpathy/llm.c PR #531: the CUDA attention seemed to compute Kᵀ Q instead of Q Kᵀ; the PR was closed "
+           "because cuBLAS reads matrices column-major, which transposes them: there was no bug. Whether K Qᵀ is "
+           "wrong depends on how the numbers are laid out in memory.")),
+    Bug("reshape", N_("heads split without the transpose"), "split", split_by_reshape, split_by_reshape_back,
+        False,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("Q = (X @ W_Q).reshape(n, h, d_k).swapaxes(0, 1)  # head i: columns i·d_k … of every token"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("Q = (X @ W_Q).reshape(h, n, d_k)  # head i: a run of the flat array"),
+        N_("Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: pieces of several tokens. "
+           "Every shape is right and every row sums to 1, but numbers of different tokens are mixed, so the layer "
+           "is no longer permutation-equivariant. At h = 1 there is nothing to split: nothing changes."),
+        # Translators: keep the repositories' names, the issue and PR numbers and code as they are
+        N_("reczoo/FuxiCTR issue #30: `query.view(batch_size * num_heads, -1, attention_dim)` split the heads "
+           "without the transpose, in three models. jsbaan/transformer-from-scratch PR #6 fixed the same missing "
+           "transpose where the heads are merged, and noted that its copy-task test had passed all along.")),
+    Bug("no-wo", N_("W_O forgotten"), "output", no_output_projection, no_output_projection_back, False,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("output = concat @ W_O  # the heads meet here"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("output = concat  # [head_1 … head_h] side by side"),
+        N_("Every attention weight is right; only the output is not. Head i writes only its own d_k columns, "
+           "and the heads never meet. A trained W_V can often make up for it, which is why it goes unnoticed."),
+        N_("karpathy/minGPT issue #118 asked whether the attention forgets W_O (it does not: c_proj is W_O), and "
+           "issue #135 why it is needed when the sizes already match: it is where the heads' outputs meet.")),
+    Bug("mask-after", N_("causal mask after the softmax"), "weights", mask_after_softmax, mask_after_softmax_back,
+        True,
+        # Translators: a line of Python: translate only the comment after the #
+        N_("A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))  # mask, then normalise"),
+        # Translators: a line of Python: translate only the comment after the #
+        N_("A = softmax(logits) * np.tri(n)  # normalise, then zero the later keys"),
+        N_("The softmax spreads each row over all n keys, then the keys after the query are zeroed and nothing "
+           "renormalises: row r keeps only the share of the keys it may see, so it sums to less than 1 (row 0 "
+           "keeps only its own weight). The last row sees every key and is right."),
+        N_("huggingface/pytorch-image-models PR #2236: EVA's attention applied its mask after the softmax; the "
+           "fix moved it before.")),
 )
 NAMES = {bug.key: bug.name for bug in BUGS}
 BY_KEY = {bug.key: bug for bug in BUGS}
 
-CAUSAL = ("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "
-          "before the softmax, so e^logit gives them 0 and each row still sums to 1, over the keys it may see. "
-          "Position now matters: a causal layer is not permutation-equivariant.",
+CAUSAL = (N_("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "
+             "before the softmax, so e^logit gives them 0 and each row still sums to 1, over the keys it may see. "
+             "Position now matters: a causal layer is not permutation-equivariant."),
           "A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))")
 
 

@@ -15,14 +15,15 @@ import numpy as np
 
 from . import bugs, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
+from .i18n import N_, _
 from .steps import causal_mask, softmax
 
-CHECKS = {
-    "rows": "rows of A sum to 1",
-    "equivariance": "permutation equivariance",
-    "reference": "equals a reference loop",
-    "shapes": "shapes of every intermediate",
-    "learns": "still learns the lab's task",
+CHECKS = {  # each name translated where it is shown
+    "rows": N_("rows of A sum to 1"),
+    "equivariance": N_("permutation equivariance"),
+    "reference": N_("equals a reference loop"),
+    "shapes": N_("shapes of every intermediate"),
+    "learns": N_("still learns the lab's task"),
 }
 FAST = ("rows", "equivariance", "reference", "shapes")  # on the example, in milliseconds
 TOLERANCE = 1e-9  # rounding: the correct layer is within 1e-14 of each identity here
@@ -33,7 +34,7 @@ PERMUTATION_SALT = 60_000
 
 class Verdict(NamedTuple):
     passed: bool
-    detail: str  # the number behind it, in words
+    detail: str  # the number behind it, in words (in the request's language)
 
 
 class Example(NamedTuple):
@@ -75,21 +76,21 @@ def permutation(n: int) -> np.ndarray:
 
 def check_rows(r: MultiHeadResult) -> Verdict:
     gap = float(np.abs(r.A.sum(axis=-1) - 1).max())
-    return Verdict(gap < TOLERANCE, f"largest |row sum − 1| = {gap:.1e}")
+    return Verdict(gap < TOLERANCE, _("largest |row sum − 1| = {gap:.1e}").format(gap=gap))
 
 
 def check_equivariance(ex: Example, bug, r: MultiHeadResult) -> Verdict:
     perm = permutation(len(ex.X))
     gap = float(np.abs(run(ex, bug, ex.X[perm]).output - r.output[perm]).max())
-    return Verdict(gap < TOLERANCE, f"largest |MultiHead(PX) − P·MultiHead(X)| = {gap:.1e}")
+    return Verdict(gap < TOLERANCE, _("largest |MultiHead(PX) − P·MultiHead(X)| = {gap:.1e}").format(gap=gap))
 
 
 def check_reference(ex: Example, r: MultiHeadResult) -> Verdict:
     """The weights and the output against the reference loop's (the gap in A tells W_O's bug from the rest)."""
     output, A = reference_attention(ex.X, *ex.W, ex.h, ex.scale, ex.causal)
     gap_A, gap = float(np.abs(r.A - A).max()), float(np.abs(r.output - output).max())
-    return Verdict(max(gap_A, gap) < TOLERANCE, f"largest |A − reference A| = {gap_A:.1e}, "
-                                                 f"|output − reference| = {gap:.1e}")
+    return Verdict(max(gap_A, gap) < TOLERANCE, _("largest |A − reference A| = {gap_A:.1e}, |output − reference| = "
+                                                  "{gap:.1e}").format(gap_A=gap_A, gap=gap))
 
 
 def expected_shapes(h: int, n: int, d: int) -> dict[str, tuple]:
@@ -99,10 +100,12 @@ def expected_shapes(h: int, n: int, d: int) -> dict[str, tuple]:
 
 
 def check_shapes(ex: Example, r: MultiHeadResult) -> Verdict:
-    wrong = [f"{name} {getattr(r, name).shape} not {shape}"
+    # Translators: an array's name and shape, and the shape it should have: "Q (4, 3, 2) not (4, 12, 2)"
+    wrong = [_("{name} {shape} not {expected}").format(name=name, shape=getattr(r, name).shape, expected=shape)
              for name, shape in expected_shapes(ex.h, *ex.X.shape).items() if getattr(r, name).shape != shape]
-    return Verdict(not wrong, "; ".join(wrong) or "Q, K, V, heads (h, n, d_k); logits, A (h, n, n); concat, "
-                                                  "output (n, d): all as expected")
+    # Translators: Q, K, V, heads, logits, A, concat and output are the names of the layer's arrays: keep them
+    return Verdict(not wrong, "; ".join(wrong) or _("Q, K, V, heads (h, n, d_k); logits, A (h, n, n); concat, "
+                                                    "output (n, d): all as expected"))
 
 
 @lru_cache(maxsize=2 * len(HEAD_CHOICES) * (len(bugs.BUGS) + 1))
@@ -116,7 +119,7 @@ def learning_losses(h: int, causal: bool) -> dict[tuple[str | None, bool], float
     and the correct layer's with and without the mask the bugs need. Seconds: the server runs it off the
     request path (trainer.off_request)."""
     layers = {(bug.key, bugs.is_causal(bug, causal)) for bug in bugs.BUGS}
-    layers |= {(None, masked) for _, masked in layers}
+    layers |= {(None, masked) for _key, masked in layers}
     return {(key, masked): test_loss(key, h, masked) for key, masked in sorted(layers, key=str)}
 
 
@@ -124,8 +127,9 @@ def check_learns(bug: bugs.Bug | None, h: int, causal: bool, losses: dict) -> Ve
     """Trained as the lab trains (same task, draws and Adam), does the layer do as well as the correct one?"""
     causal = bugs.is_causal(bug, causal)
     mine, correct = losses[(bug and bug.key, causal)], losses[(None, causal)]
-    return Verdict(mine <= WORSE * correct, f"test loss {mine:.3f} after {LEARNING_STEPS} steps; the correct "
-                                            f"{'causal ' if causal else ''}layer's {correct:.3f}")
+    said = (_("test loss {mine:.3f} after {steps} steps; the correct causal layer's {correct:.3f}") if causal else
+            _("test loss {mine:.3f} after {steps} steps; the correct layer's {correct:.3f}"))
+    return Verdict(mine <= WORSE * correct, said.format(mine=mine, steps=LEARNING_STEPS, correct=correct))
 
 
 def verdicts(ex: Example, bug: bugs.Bug | None, which=FAST, losses: dict | None = None) -> dict[str, Verdict]:
@@ -155,7 +159,7 @@ def side_by_side(ex: Example, bug: bugs.Bug, which=FAST, losses=None) -> dict[st
 
 def catch_table(ex: Example, which=FAST, losses=None) -> dict[str, dict[str, bool | None]]:
     """{bug key: {check: caught?}} for every bug on this example."""
-    return {bug.key: {name: caught for name, (_, _, caught) in side_by_side(ex, bug, which, losses).items()}
+    return {bug.key: {name: caught for name, (*_verdicts, caught) in side_by_side(ex, bug, which, losses).items()}
             for bug in bugs.BUGS}
 
 
@@ -175,24 +179,31 @@ def same_layer(ra: MultiHeadResult, rb: MultiHeadResult) -> bool:
 
 def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple[bool, str]:
     """Whether `answer` names the mystery bug (or one that computes the same numbers here), and why."""
+    name, mystery_name = _(answer.name), _(mystery.name)
     if answer.key == mystery.key:
-        return True, f"Right: it was “{mystery.name}”. {caught_by(side_by_side(ex, mystery, which))}"
+        return True, _("Right: it was “{name}”. {caught}").format(name=name,
+                                                                 caught=caught_by(side_by_side(ex, mystery, which)))
     if same_numbers(ex, answer, mystery):
-        return True, (f"Right here: “{answer.name}” computes exactly the numbers of the mystery bug in this "
-                      f"setting, "
-                      f"which was “{mystery.name}”. Change h and try another mystery.")
+        return True, _("Right here: “{name}” computes exactly the numbers of the mystery bug in this setting, which "
+                       "was “{mystery}”. Change h and try another mystery.").format(name=name, mystery=mystery_name)
     seen, named = verdicts(ex, mystery, which), verdicts(ex, answer, which)
-    differ = [f"“{answer.name}” would {'pass' if named[c].passed else 'fail'} “{CHECKS[c]}”, and this layer "
-              f"{'passes' if seen[c].passed else 'fails'} it ({seen[c].detail})" for c in which
-              if named[c].passed != seen[c].passed]
+    differ = [(_("“{name}” would pass “{check}”, and this layer fails it ({detail})") if named[c].passed else
+               _("“{name}” would fail “{check}”, and this layer passes it ({detail})"))
+              .format(name=name, check=_(CHECKS[c]), detail=seen[c].detail)
+              for c in which if named[c].passed != seen[c].passed]
     if differ:
-        return False, "Not that one: " + "; ".join(differ) + "."
+        # Translators: {differences} is one or more of the sentences above, joined by "; "
+        return False, _("Not that one: {differences}.").format(differences="; ".join(differ))
     ra, rb = run(ex, answer), run(ex, mystery)
     gap = float(np.abs(ra.A - rb.A).max())
-    where = f"its weights differ from this layer's by up to {gap:.2f}" if gap > TOLERANCE else \
-        f"its weights are this layer's, but its output differs by up to {np.abs(ra.output - rb.output).max():.2f}"
-    return False, (f"Not that one: “{answer.name}” fails the same checks as this layer, but {where}. What it would "
-                   f"do: {answer.effect}")
+    if gap > TOLERANCE:
+        said = _("Not that one: “{name}” fails the same checks as this layer, but its weights differ from this "
+                 "layer's by up to {gap:.2f}. What it would do: {effect}")
+    else:
+        gap = np.abs(ra.output - rb.output).max()
+        said = _("Not that one: “{name}” fails the same checks as this layer, but its weights are this layer's, but "
+                 "its output differs by up to {gap:.2f}. What it would do: {effect}")
+    return False, said.format(name=name, gap=gap, effect=_(answer.effect))
 
 
 # Where a wrong number comes from: the numbers on the way to A^(i)_rj and output r, in the order the layer
@@ -226,11 +237,15 @@ def wrong_number_path(correct: MultiHeadResult, buggy: MultiHeadResult, i: int, 
 def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
     """A sentence naming the checks that catch the bug, those that miss it, and those that cannot tell."""
     groups = {True: [], False: [], None: []}
-    for name, (_, _, caught) in table.items():
-        groups[caught].append(f"“{CHECKS[name]}”")
-    parts = [f"caught by {', '.join(groups[True])}" if groups[True] else "caught by none of these checks"]
+    for name, (*_verdicts, caught) in table.items():
+        groups[caught].append(f"“{_(CHECKS[name])}”")
+    named = {caught: ", ".join(names) for caught, names in groups.items()}
+    # Translators: a part of "Here it is {parts}.", as are "missed by …" and "… cannot tell"; {checks}: check names
+    parts = [_("caught by {checks}").format(checks=named[True]) if groups[True] else
+             _("caught by none of these checks")]
     if groups[False]:
-        parts.append(f"missed by {', '.join(groups[False])}")
+        parts.append(_("missed by {checks}").format(checks=named[False]))
     if groups[None]:
-        parts.append(f"{', '.join(groups[None])} cannot tell (the correct layer fails it too)")
-    return "Here it is " + "; ".join(parts) + "."
+        parts.append(_("{checks} cannot tell (the correct layer fails it too)").format(checks=named[None]))
+    # Translators: {parts}: "caught by …", "missed by …" and "… cannot tell (…)", as they apply, joined by "; "
+    return _("Here it is {parts}.").format(parts="; ".join(parts))

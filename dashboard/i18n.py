@@ -83,10 +83,11 @@ def negotiate(accept_languages) -> str:
 
 
 def lru_cache(maxsize: int):
-    """functools.lru_cache for a function whose result holds words: one entry per language as well as per
-    argument, so a page in Spanish never gets a figure cached for a page in Chinese."""
+    """functools.lru_cache for a function whose result holds words: keyed by the language as well as the
+    arguments, so a page in Spanish never gets a figure cached for a page in Chinese. The languages share the
+    `maxsize` entries: memory stays as bounded as with one language."""
     def decorate(function):
-        @functools.lru_cache(maxsize=maxsize * len(LANGUAGES))
+        @functools.lru_cache(maxsize=maxsize)
         def in_language(lang, *args, **kwargs):
             return function(*args, **kwargs)
 

@@ -1,7 +1,7 @@
 """Every value a control may take, and the parsers that check them: the rules, in one place.
 
-A leaf: it imports only constants (the core's, the training steps, the names of the bugs and the checks) and the
-core's integer check. The server checks each input here, once, where it enters a callback; the browser gets the
+A leaf: it imports only constants (the core's, the training steps, the names of the bugs and the checks), the
+core's integer check, and i18n to say its messages and labels in the page's language. The server checks each input here, once, where it enters a callback; the browser gets the
 same values through the page's config (`client_config`), so assets/*.js repeat none of them. A bad value raises
 `Invalid`: a control's callback then gives no update (wiring.py), and a typed value gets the message.
 """
@@ -15,6 +15,7 @@ import numpy as np
 from .attention import HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_int, check_permutation
 from .bugs import NAMES as BUGS
 from .checks import CHECKS, FAST
+from .i18n import N_, _
 from .training import SNAPSHOT_EVERY, STEPS
 
 
@@ -26,10 +27,10 @@ SEEDS = range(100)  # the worked example's random draws; class mode's questions 
 SIZES = range(2, 17)  # tokens per cluster: n = 6 … 48
 DEFAULT_SIZE = SEED_PER_CLUSTER
 MAX_TOKENS = N_CLUSTERS * SIZES[-1]
-SCALES = {"seed": "1/√(d/h), the seed's", "none": "1, no scaling", "tau": "1/(τ√(d/h)), a temperature"}
+SCALES = {"seed": N_("1/√(d/h), the seed's"), "none": N_("1, no scaling"), "tau": N_("1/(τ√(d/h)), a temperature")}
 DEFAULT_SCALE = "seed"
 TAU_STEPS = range(-10, 11)  # slider positions k: τ = 10^(k/10), from 0.1 to 10 on a log scale
-WEIGHTS = {"random": "random, the seed's", "trained": "trained on the learning lab's task"}
+WEIGHTS = {"random": N_("random, the seed's"), "trained": N_("trained on the learning lab's task")}
 DEFAULT_WEIGHTS = "random"
 EXAMPLE_TRAINING_SEED = 0  # the learning lab's run whose trained layer the worked example can show
 DEFAULT_TAU_STEP = 0
@@ -39,11 +40,11 @@ DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
 MAX_PERM_TEXT = 200  # characters; a longer typed order is refused before parsing
 TABS = {  # value -> label, in the seed's order
-    "example": "Worked example",
-    "mixing": "Single vs multi-head",
-    "equivariance": "Equivariance",
-    "learning": "Learning",
-    "clinic": "Bug clinic",
+    "example": N_("Worked example"),
+    "mixing": N_("Single vs multi-head"),
+    "equivariance": N_("Equivariance"),
+    "learning": N_("Learning"),
+    "clinic": N_("Bug clinic"),
 }
 DEFAULT_TAB = "example"
 DEFAULT_BUG = next(iter(BUGS))  # the bug clinic's: BUGS is {key: name} of dashboard/bugs.py
@@ -51,7 +52,7 @@ MYSTERIES = range(1000)  # a mystery number 1 … 999 hides a bug (bugs.mystery)
 NO_MYSTERY = 0
 DEFAULT_CHECKS = list(FAST)  # the checks that run on the example at once; "learns" trains, so it waits to be asked
 DISPLAYS = 2 * 2  # phone-width or not, lecture mode or not
-THEMES = {"auto": "auto (the system's)", "light": "light", "dark": "dark"}  # value -> name; auto: the system's
+THEMES = {"auto": N_("auto (the system's)"), "light": N_("light"), "dark": N_("dark")}  # value -> name
 DEFAULT_THEME = "auto"  # assets/theme.js: a stored choice other than light or dark is auto
 NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint; a page narrower than this is a phone's
 ALL_HEADS = 0  # a head button's value for "all heads"; k >= 1 is head k
@@ -69,18 +70,20 @@ def is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def member(value, allowed: range, name: str = "value") -> int:
-    """`value` if it is an int in the range `allowed`, else Invalid."""
+def member(value, allowed: range, name: str = N_("value")) -> int:
+    """`value` if it is an int in the range `allowed`, else Invalid. `name`: marked N_, translated if said."""
     value = check_int(name, value, allowed.start, allowed[-1], error=Invalid)
     if (value - allowed.start) % allowed.step:
-        raise Invalid(f"{name} must be a multiple of {allowed.step}.")
+        raise Invalid(_("{name} must be a multiple of {step}.").format(name=_(name), step=allowed.step))
     return value
 
 
-def choice(value, allowed, name: str = "value"):
-    """`value` if it is one of `allowed` (ints or strings, compared with their type), else Invalid."""
+def choice(value, allowed, name: str = N_("value")):
+    """`value` if it is one of `allowed` (ints or strings, compared with their type), else Invalid. `name`: marked
+    N_, translated if said."""
     if not any(type(value) is type(a) and value == a for a in allowed):
-        raise Invalid(f"{name} must be one of {', '.join(map(str, allowed))}.")
+        # Translators: {choices} lists the allowed values, such as "1, 2, 4, 8"
+        raise Invalid(_("{name} must be one of {choices}.").format(name=_(name), choices=", ".join(map(str, allowed))))
     return value
 
 
@@ -89,15 +92,15 @@ def heads(h) -> int:
 
 
 def seed(value) -> int:
-    return member(value, SEEDS, "the seed")
+    return member(value, SEEDS, N_("the seed"))
 
 
 def training_seed(value) -> int:
-    return member(value, TRAINING_SEEDS, "the training seed")
+    return member(value, TRAINING_SEEDS, N_("the training seed"))
 
 
 def size(value) -> int:
-    return member(value, SIZES, "tokens per cluster")
+    return member(value, SIZES, N_("tokens per cluster"))
 
 
 def tokens(value) -> int:
@@ -106,44 +109,44 @@ def tokens(value) -> int:
 
 
 def scale(value) -> str:
-    return choice(value, tuple(SCALES), "the scale")
+    return choice(value, tuple(SCALES), N_("the scale"))
 
 
 def weights(value) -> str:
-    return choice(value, tuple(WEIGHTS), "the weights")
+    return choice(value, tuple(WEIGHTS), N_("the weights"))
 
 
 def tau(value) -> int:
-    return member(value, TAU_STEPS, "the temperature")
+    return member(value, TAU_STEPS, N_("the temperature"))
 
 
 def bug(value) -> str:
-    return choice(value, tuple(BUGS), "the bug")
+    return choice(value, tuple(BUGS), N_("the bug"))
 
 
 def mystery(value) -> int:
     """A mystery number; an empty box (None) is no mystery."""
-    return NO_MYSTERY if value is None else member(value, MYSTERIES, "the mystery number")
+    return NO_MYSTERY if value is None else member(value, MYSTERIES, N_("the mystery number"))
 
 
 def flag(value) -> bool:
     """A switch: true or false, nothing else."""
     if not isinstance(value, bool):
-        raise Invalid("a switch is on or off.")
+        raise Invalid(_("a switch is on or off."))
     return value
 
 
 def checks(value) -> tuple[str, ...]:
     """Checks to run: a list of distinct names of checks.CHECKS, in that order."""
     if not isinstance(value, list) or len(value) > len(CHECKS) or len(set(map(repr, value))) != len(value):
-        raise Invalid("choose checks from the list.")
-    chosen = {choice(v, tuple(CHECKS), "a check") for v in value}
+        raise Invalid(_("choose checks from the list."))
+    chosen = {choice(v, tuple(CHECKS), N_("a check")) for v in value}
     return tuple(c for c in CHECKS if c in chosen)
 
 
 def snapshot(step) -> int:
     """The snapshot index of a training step the slider allows."""
-    return member(step, TRAINING_STEPS, "the training step") // SNAPSHOT_EVERY
+    return member(step, TRAINING_STEPS, N_("the training step")) // SNAPSHOT_EVERY
 
 
 def head_index(value, h: int) -> int | None:
@@ -155,11 +158,13 @@ def cell(head, query, key, h: int, n: int) -> tuple[tuple[int, int, int] | None,
     """The selected cell as indices (i, r, j) with i = head - 1, or (None, message) when it is not one of
     the (h, n, n) cube's: the head buttons count from 1, tokens from 0."""
     if not all(is_int(v) for v in (head, query, key)):
-        return None, f"Choose a head 1 to {h}, a query and a key 0 to {n - 1}, or click a cell of a heatmap."
+        # Translators: an attention head; the query and the key are tokens (attention's query and key)
+        return None, _("Choose a head 1 to {h}, a query and a key 0 to {last}, or click a cell of a heatmap.").format(
+            h=h, last=n - 1)
     if not 1 <= head <= h:
-        return None, f"There is no head {head} with h = {h}: choose a head 1 to {h}."
+        return None, _("There is no head {head} with h = {h}: choose a head 1 to {h}.").format(head=head, h=h)
     if not (0 <= query < n and 0 <= key < n):
-        return None, f"Tokens are numbered 0 to {n - 1}."
+        return None, _("Tokens are numbered 0 to {last}.").format(last=n - 1)
     return (head - 1, query, key), ""
 
 
@@ -169,11 +174,13 @@ ORDER_SEPARATORS = re.compile(r"[\s,;]+")  # assets/rules.js splits a typed orde
 def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
     """A typed order of n tokens such as '3 0 1 …' or '3,0,1,…' -> (perm, '') or (None, message)."""
     if not isinstance(text, str) or len(text) > MAX_PERM_TEXT:
-        return None, f"Type the {n} numbers 0 to {n - 1} in a new order, separated by spaces or commas."
+        return None, _("Type the {n} numbers 0 to {last} in a new order, separated by spaces or commas.").format(
+            n=n, last=n - 1)
     words = [w for w in ORDER_SEPARATORS.split(text.strip()) if w]
     bad = next((w for w in words if not (w.isascii() and w.isdigit())), None)
     if bad is not None:
-        return None, f"“{bad[:20]}” is not a token number: use whole numbers 0 to {n - 1}."
+        return None, _("“{word}” is not a token number: use whole numbers 0 to {last}.").format(word=bad[:20],
+                                                                                             last=n - 1)
     try:
         return check_permutation([int(w) for w in words], n), ""
     except ValueError as err:

@@ -13,6 +13,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, html
 
 from . import limits
+from .i18n import _
 from .wiring import Callbacks
 
 THEME = "theme"  # the switch; theme.js sets it again when another tab of the browser chooses
@@ -27,6 +28,7 @@ SYMBOLS = {"auto": "\u25d0", "light": "\u2600\ufe0e", "dark": "\u263e"}
 
 
 def theme_option(value: str, name: str) -> dict:
+    """A theme's button: its symbol, and its `name` (translated) for the tooltip and screen readers."""
     return {"label": [html.Span(SYMBOLS[value], className="theme-symbol", title=name, **{"aria-hidden": "true"}),
                       html.Span(name, className="visually-hidden")], "value": value}
 
@@ -35,9 +37,10 @@ def theme_switch() -> html.Div:
     """Three buttons, one radio group: auto (the system's setting), light, dark."""
     return html.Div(
         [
-            html.Span("theme", id=THEME_LABEL, className="small"),
+            # Translators: the colour theme (light or dark)
+            html.Span(_("theme"), id=THEME_LABEL, className="small"),
             html.Div(dbc.RadioItems(
-                id=THEME, options=[theme_option(value, name) for value, name in limits.THEMES.items()],
+                id=THEME, options=[theme_option(value, _(name)) for value, name in limits.THEMES.items()],
                 value=limits.DEFAULT_THEME, inline=True, className="btn-group", inputClassName="btn-check",
                 labelClassName="btn btn-sm btn-outline-primary", labelCheckedClassName="active",
             ), role="radiogroup", **{"aria-labelledby": THEME_LABEL}),

@@ -16,11 +16,11 @@ import os
 import traceback
 
 from dash.exceptions import DependencyException
-from flask import Response, jsonify, request
+from flask import Response, has_request_context, jsonify, request
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from . import trainer
+from . import i18n, trainer
 from .ratelimit import RateLimited, RateLimiter
 
 PASSWORD_ENV = "CLASS_PASSWORD"
@@ -64,6 +64,16 @@ def content_security_policy(script_hashes) -> str:
         "form-action 'self'",
         "frame-ancestors 'none'",
     ])
+
+
+def page_language() -> str:
+    """The language a page is built in: ?lang=, else the one this browser chose last (a cookie the ?lang= of its
+    page set, which also carries the choice to the layout the page fetches next), else the browser's
+    Accept-Language, else English."""
+    if not has_request_context():
+        return i18n.DEFAULT
+    return (i18n.parse(request.args.get("lang")) or i18n.parse(request.cookies.get(i18n.COOKIE))
+            or i18n.negotiate(request.accept_languages))
 
 
 def ids(items) -> list | None:
@@ -234,6 +244,11 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        chosen = i18n.parse(request.args.get("lang"))
+        if chosen and chosen != request.cookies.get(i18n.COOKIE):
+            response.set_cookie(i18n.COOKIE, chosen, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+        if response.mimetype in ("text/html", "application/json"):
+            response.vary.update(("Accept-Language", "Cookie"))  # a page and its layout follow the language
         if request.path.startswith("/assets/") and "m" in request.args:
             # the ?m= fingerprint changes whenever the file does
             response.headers["Cache-Control"] = f"public, max-age={ONE_YEAR}, immutable"

@@ -7,6 +7,7 @@ import numpy as np
 from dash import html
 
 from . import explain, figures
+from .i18n import _, ngettext
 
 
 def bar(value: float, largest: float, signed: bool = True) -> html.Div:
@@ -25,35 +26,48 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
     d_k = len(path.q)
     big = float(np.abs(path.products).max())
     coordinates = html.Table(
-        [html.Caption(f"The logit {_logit(i, r, j)} = q·k, coordinate by coordinate, in head {i + 1}'s {d_k} "
-                      "dimension" + ("s" if d_k > 1 else "")),
+        # Translators: {logit} is a formula such as B_1(x_0, x_1); a head is an attention head
+        [html.Caption(ngettext("The logit {logit} = q·k, coordinate by coordinate, in head {head}'s {d_k} dimension",
+                               "The logit {logit} = q·k, coordinate by coordinate, in head {head}'s {d_k} dimensions",
+                               d_k).format(logit=_logit(i, r, j), head=i + 1, d_k=d_k)),
          html.Thead(html.Tr([html.Th("c", scope="col"), html.Th(f"q{sup}_{r}[c]", scope="col"),
-                             html.Th(f"k{sup}_{j}[c]", scope="col"), html.Th("product", scope="col"),
-                             html.Th("pushes the weight", scope="col")])),
+                             html.Th(f"k{sup}_{j}[c]", scope="col"), html.Th(_("product"), scope="col"),
+                             html.Th(_("pushes the weight"), scope="col")])),
          html.Tbody([html.Tr([html.Th(str(c), scope="row"), html.Td(f"{q:+.3f}"), html.Td(f"{k:+.3f}"),
-                              html.Td(f"{p:+.3f}"), html.Td([bar(p, big), html.Span("up" if p >= 0 else "down",
+                              html.Td(f"{p:+.3f}"), html.Td([bar(p, big), html.Span(_("up") if p >= 0 else _("down"),
                                                                                      className="visually-hidden")])])
                      for c, (q, k, p) in enumerate(zip(path.q, path.k, path.products))])],
         className="table table-sm drill-table")
     row_max = float(A.max())
     softmax_row = html.Table(
-        [html.Caption(f"Row {r} of {head}: the softmax turns the scaled logits into weights that share 1 between "
-                      f"the {len(A)} keys"),
-         html.Thead(html.Tr([html.Th("key", scope="col"), html.Th("scaled logit", scope="col"),
-                             html.Th("weight", scope="col"), html.Th(html.Span("bar", className="visually-hidden"),
-                                                                       scope="col")])),
+        [html.Caption(_("Row {r} of {head}: the softmax turns the scaled logits into weights that share 1 between "
+                        "the {n} keys").format(r=r, head=head, n=len(A))),
+         # Translators: "key" is attention's key (a token), not a keyboard's
+         html.Thead(html.Tr([html.Th(_("key"), scope="col"), html.Th(_("scaled logit"), scope="col"),
+                             html.Th(_("weight"), scope="col"),
+                             html.Th(html.Span(_("bar"), className="visually-hidden"), scope="col")])),
          html.Tbody([html.Tr([html.Th(str(key), scope="row"), html.Td(f"{logit:+.3f}"), html.Td(f"{a:.3f}"),
                               html.Td(bar(a, row_max, signed=False))], className="selected" if key == j else None)
                      for key, (logit, a) in enumerate(zip(path.logits, A))])],
         className="table table-sm drill-table softmax-row")
     rank = int((path.logits > path.logits[j]).sum()) + 1
-    summary = (f"The logit {_logit(i, r, j)} = q·k = {path.score:+.3f}; times the scale {path.scale:.3f} it gives the "
-               f"scaled logit {path.logits[j]:+.3f}, the softmax's input and the {_ordinal(rank)} largest of row {r}'s "
-               f"{len(A)}. The softmax turns the row into weights that add up to 1: {head}[{r}, {j}] = {A[j]:.3f}, "
-               f"against 1/{len(A)} = {1 / len(A):.3f} if every key got the same.")
+    if rank == 1:
+        summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
+                    "{scaled:+.3f}, the softmax's input and the very largest of row {r}'s {n}. The softmax turns the "
+                    "row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
+                    "{uniform:.3f} if every key got the same.")
+    else:
+        # Translators: {ordinal} is a rank such as "2nd"
+        summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
+                    "{scaled:+.3f}, the softmax's input and the {ordinal} largest of row {r}'s {n}. The softmax turns "
+                    "the row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
+                    "{uniform:.3f} if every key got the same.")
+    summary = summary.format(logit=_logit(i, r, j), score=path.score, scale=path.scale, scaled=path.logits[j],
+                             ordinal=_ordinal(rank), r=r, n=len(A), weight_name=head, j=j, weight=A[j],
+                             uniform=1 / len(A))
     return html.Div(
         [html.P(summary, className="drill-summary"),
-         html.P([html.Strong("tokens: "), f"x_{r} = {_vector(path.x_r)}, x_{j} = {_vector(path.x_j)}"],
+         html.P([html.Strong(_("tokens: ")), f"x_{r} = {_vector(path.x_r)}, x_{j} = {_vector(path.x_j)}"],
                 className="small font-monospace"),
          html.Div([html.Div(coordinates, className="col-md-6"), html.Div(softmax_row, className="col-md-6")],
                   className="row g-3")],
@@ -65,9 +79,10 @@ def _logit(i: int, r: int, j: int) -> str:
     return f"B_{i + 1}(x_{r}, x_{j})"
 
 
-
 def _ordinal(k: int) -> str:
-    return "very" if k == 1 else {2: "2nd", 3: "3rd"}.get(k, f"{k}th")
+    """k > 1 as a rank: '2nd', '3rd', '4th' (rank 1 has its own sentence)."""
+    # Translators: a rank, as in "the 2nd largest"
+    return {2: _("2nd"), 3: _("3rd")}.get(k) or _("{k}th").format(k=k)
 
 
 def _vector(v: np.ndarray) -> str:

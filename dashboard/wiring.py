@@ -47,7 +47,7 @@ class Callbacks:
                 except Invalid:
                     raise PreventUpdate from None
 
-            @functools.wraps(function)
+            @functools.wraps(checked)  # its __wrapped__ is the function the module names
             def in_page_language(*args):
                 *args, lang = args
                 with i18n.use(i18n.parse(lang) or i18n.DEFAULT):

@@ -16,10 +16,15 @@ FORM = {"template": "key", "weights": "trained", "h": 4, "seed": 0, "size": 4, "
         "head": 2, "query": 0, "key": 1, "bug": "softmax-axis", "train_seed": 0, "timer": "0"}
 
 
+def unwrapped(callback):
+    """The function a class-mode module names, under Dash's wrapper and the page's language (dashboard/wiring.py)."""
+    return getattr(getattr(callback, "__wrapped__", None), "__wrapped__", None)
+
+
 def callback_body(app, function, values: dict, changed: str | None = None) -> dict:
     """The body that runs `function`'s callback with `values` ({"id.prop": value}; missing ones are None)."""
     key, spec = next((k, v) for k, v in app.callback_map.items()
-                     if getattr(v.get("callback"), "__wrapped__", None) is function)
+                     if unwrapped(v.get("callback")) is function)
     multi = key.startswith("..")
     outputs = [dict(zip(("id", "property"), name.split(".", 1))) for name in key.strip(".").split("...")]
 

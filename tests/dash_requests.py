@@ -33,7 +33,7 @@ SURGERY_OPTIONS = [(surgery.SURGERY_OFF, "options"), (surgery.SURGERY_UNIFORM, "
 
 def body(outputs, inputs, state=(), changed=None, lang="en") -> dict:
     """Every server callback reads its page's language last (dashboard/wiring.py)."""
-    state = [*state, (LANGUAGE, "data", lang)]
+    state = [s for s in state if s[0] != LANGUAGE] + [(LANGUAGE, "data", lang)]
     out = [{"id": i, "property": p} for i, p in outputs]
     names = [f"{i}.{p}" for i, p in outputs]
     multi = len(outputs) > 1
@@ -259,12 +259,14 @@ def default_data(g: Gate) -> dict:
 
 
 def gated_callbacks() -> list[tuple]:
-    """(function, outputs, inputs, state) of every server callback that reads a gate, as wired."""
+    """(function, outputs, inputs, state) of every server callback that reads a gate, as its module names it:
+    without the page's language, which the wired function reads last (run one in a language with i18n.use)."""
     found = []
     for deps, _, fn in CALLBACKS.server:
         inputs = [d for d in deps if isinstance(d, Input)]
+        state = [d for d in deps if isinstance(d, State) and d.component_id != LANGUAGE]
         if any(d.component_id in GATE_BY_ID for d in inputs):
-            found.append((fn, [d for d in deps if isinstance(d, Output)], inputs, [d for d in deps if isinstance(d, State)]))
+            found.append((fn.__wrapped__, [d for d in deps if isinstance(d, Output)], inputs, state))
     return found
 
 
@@ -276,10 +278,10 @@ def arguments(inputs, state, forged: dict | None = None) -> list:
             default_data(GATE_BY_ID[d.component_id]) if d.component_id in GATE_BY_ID else 0 for d in inputs + state]
 
 
-def callback_body(outputs, inputs, state, forged: dict | None = None) -> dict:
+def callback_body(outputs, inputs, state, forged: dict | None = None, lang: str = "en") -> dict:
     """The request of a gated callback at the page's defaults, every gate fired (a first draw)."""
     values = arguments(inputs, state, forged)
     return body([(o.component_id, o.component_property) for o in outputs],
                 [(d.component_id, d.component_property, v) for d, v in zip(inputs, values)],
                 [(d.component_id, d.component_property, v) for d, v in zip(state, values[len(inputs):])],
-                [f"{d.component_id}.data" for d in inputs if d.component_id in GATE_BY_ID])
+                [f"{d.component_id}.data" for d in inputs if d.component_id in GATE_BY_ID], lang)

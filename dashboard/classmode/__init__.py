@@ -6,10 +6,14 @@ join link's QR code (qr.py). It mounts nothing of the explorer.
 
 from __future__ import annotations
 
+import functools
+
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, dcc, html
 
-from .. import prefs
+from .. import i18n, languages, prefs
+from ..i18n import _
+from ..server import page_language
 from ..wiring import Callbacks
 from . import form, ids, lecturer, plan, start, student  # noqa: F401 (each records its callbacks)
 from .wiring import CALLBACKS
@@ -22,6 +26,7 @@ EXPLORER_LINK = "explorer-link"
 # join link, and is no place for them), and the link back takes lecture mode to the explorer's URL.
 HEADER_CALLBACKS = Callbacks("header")
 prefs.wire_menu(HEADER_CALLBACKS)
+languages.wire(HEADER_CALLBACKS)
 HEADER_CALLBACKS.clientside_callback(
     "classPrefs", Output(prefs.THEME, "value"), Output(LECTURE, "value"), Output(EXPLORER_LINK, "href"),
     Input(prefs.THEME, "value"), Input(LECTURE, "value"), State(EXPLORER_LINK, "href"), State(prefs.THEME, "id"),
@@ -32,21 +37,30 @@ def header() -> dbc.Navbar:
     """The name, and behind the phone's menu button the theme, lecture mode and the way back to the explorer."""
     return dbc.Navbar(
         dbc.Container([
-            html.H1([html.Span("Multi-head attention: ", className="phone-hidden"), "class mode"],
+            html.H1([html.Span(_("Multi-head attention:"), className="phone-hidden"), " ", _("class mode")],
                     className="navbar-brand mb-0"),  # the page's h1, above its sections' h2
             *prefs.menu([prefs.theme_switch(),
-                         dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
-                         html.A("the explorer", id=EXPLORER_LINK, href="/", className="small")],
-                        label="theme, lecture mode, the explorer"),
+                         dbc.Switch(id=LECTURE, label=_("lecture mode"), value=False, className="mb-0 small"),
+                         html.A(_("the explorer"), id=EXPLORER_LINK, href="/", className="small"),
+                         languages.switch()],
+                        label=_("theme, lecture mode, the explorer, language")),
         ], fluid=True, className="gap-2 flex-wrap"),
         expand="sm", color="body", dark=False,  # dark=True (dbc's default) drew white text on the light page
         className="border-bottom class-header",
     )
 
 
+@functools.cache
+def layout_in(lang: str) -> html.Div:
+    """The page in `lang`, built once per language."""
+    with i18n.use(lang):
+        return layout()
+
+
 def layout() -> html.Div:
     return html.Div([
         dcc.Location(id=ids.URL, refresh="callback-nav"),
+        *languages.page_parts(),
         dcc.Store(id=ids.PAGE),
         dcc.Store(id=ids.CONTROL, storage_type="session"),
         header(),
@@ -56,7 +70,9 @@ def layout() -> html.Div:
 
 def build(app) -> None:
     """Class mode's layout and callbacks on a Dash app."""
-    app.layout = layout()
+    app.layout = lambda: layout_in(page_language())
+    for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
+        layout_in(lang)
     CALLBACKS.wire(app)
     HEADER_CALLBACKS.wire(app)
 

@@ -8,6 +8,7 @@ from dash import dcc, html
 
 from .. import bugs, limits
 from ..attention import HEAD_CHOICES
+from ..i18n import _
 from . import ids
 from .templates import TEMPLATES, TIMERS
 
@@ -39,16 +40,22 @@ def radios(component_id: str, options: dict, value, legend: str) -> html.Fieldse
                                          labelCheckedClassName="active")])
 
 
+def translated(options: dict) -> dict:
+    """A table's labels (marked N_) in the page's language."""
+    return {k: _(v) for k, v in options.items()}
+
+
 def join_box() -> html.Div:
     return html.Div([
-        html.P("Join at", className="mb-0"),
+        html.P(_("Join at"), className="mb-0"),
         html.P(id=ids.JOIN_LINK, className="join-link mb-1"),
-        html.P(["code ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
-        html.Img(id=ids.QR, alt="QR code of the join link", className="qr"),
-        html.Details([html.Summary("control link (private: it runs this session)"),
-                      dbc.Label("control link", html_for=ids.CONTROL_LINK, className="visually-hidden"),
+        # Translators: the join code, followed by it (ABC234)
+        html.P([_("code"), " ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
+        html.Img(id=ids.QR, alt=_("QR code of the join link"), className="qr"),
+        html.Details([html.Summary(_("control link (private: it runs this session)")),
+                      dbc.Label(_("control link"), html_for=ids.CONTROL_LINK, className="visually-hidden"),
                       dbc.Input(id=ids.CONTROL_LINK, readonly=True, size="sm"),
-                      dbc.Button("copy", id=ids.COPY_CONTROL, size="sm", color="secondary", outline=True,
+                      dbc.Button(_("copy"), id=ids.COPY_CONTROL, size="sm", color="secondary", outline=True,
                                  className="mt-1"),
                       html.Span(id=ids.COPY_STATUS, className="small ms-2", role="status")],
                      className="small mt-2"),
@@ -59,41 +66,47 @@ def question_form() -> html.Div:
     first = limits.TRAINING_SEEDS[0]
     tau = {k: f"τ = {10 ** (k / 10):.1f}".replace(".0", "") for k in TAU_CHOICES}
     return html.Div([
-        radios(ids.TEMPLATE, TEMPLATES, "key", "question"),
+        # Translators: the kind of question the lecturer poses
+        radios(ids.TEMPLATE, translated(TEMPLATES), "key", _("question")),
         html.Div([
-            radios(ids.WEIGHTS, {"trained": "trained", "random": "random"}, "trained", "weights"),
-            radios(ids.HEADS, {h: str(h) for h in HEAD_CHOICES}, limits.DEFAULT_HEADS, "heads h"),
-            field("example seed", number(ids.SEED, limits.SEEDS[0], limits.SEEDS[-1], limits.DEFAULT_SEED)),
-            field("tokens per cluster", number(ids.SIZE, limits.SIZES[0], limits.SIZES[-1], limits.DEFAULT_SIZE)),
-            field("scale", select(ids.SCALE, limits.SCALES, limits.DEFAULT_SCALE)),
-            field("temperature", select(ids.TAU, tau, limits.DEFAULT_TAU_STEP)),
+            radios(ids.WEIGHTS, {"trained": _("trained"), "random": _("random")}, "trained", _("weights")),
+            # Translators: h, the number of attention heads
+            radios(ids.HEADS, {h: str(h) for h in HEAD_CHOICES}, limits.DEFAULT_HEADS, _("heads h")),
+            field(_("example seed"), number(ids.SEED, limits.SEEDS[0], limits.SEEDS[-1], limits.DEFAULT_SEED)),
+            field(_("tokens per cluster"), number(ids.SIZE, limits.SIZES[0], limits.SIZES[-1], limits.DEFAULT_SIZE)),
+            field(_("scale"), select(ids.SCALE, translated(limits.SCALES), limits.DEFAULT_SCALE)),
+            field(_("temperature"), select(ids.TAU, tau, limits.DEFAULT_TAU_STEP)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
         html.Div([
-            field("head i", number(ids.HEAD, 1, max(HEAD_CHOICES), 1)),
-            field("query r", number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 0)),
-            field("key j (how much?)", number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
-            field("bug (which bug?)", select(ids.BUG, bugs.NAMES, bugs.BUGS[0].key)),
-            field("training seed (learning lab)", number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
-            field("timer per vote", select(ids.TIMER, TIMERS, 0)),
+            # Translators: an attention head, its index i
+            field(_("head i"), number(ids.HEAD, 1, max(HEAD_CHOICES), 1)),
+            # Translators: an attention query (a token that attends), its index r
+            field(_("query r"), number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 0)),
+            # Translators: an attention key (a token attended to), its index j; for the question "How much?"
+            field(_("key j (how much?)"), number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
+            field(_("bug (which bug?)"), select(ids.BUG, translated(bugs.NAMES), bugs.BUGS[0].key)),
+            field(_("training seed (learning lab)"),
+                  number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
+            field(_("timer per vote"), select(ids.TIMER, translated(TIMERS), 0)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
-        html.Div([dbc.Button("pose question", id=ids.POSE, color="primary"),
-                  dbc.Button("discuss", id=ids.DISCUSS, color="primary", outline=True, disabled=True,
-                             title="close vote 1: the class discusses with their neighbours"),
-                  dbc.Button("vote again", id=ids.VOTE2, color="primary", outline=True, disabled=True,
-                             title="open vote 2"),
-                  dbc.Button("reveal", id=ids.REVEAL, color="success", disabled=True,
-                             title="show both votes beside the truth (the second vote is optional)")],
-                 className="d-flex flex-wrap gap-2 mb-2", role="group", **{"aria-label": "peer instruction"}),
-        html.Div([dbc.Button("export CSV", id=ids.EXPORT, color="secondary", outline=True, size="sm"),
-                  dbc.Button("save lecture plan", id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),
-                  html.Label(dcc.Upload(html.Span("load lecture plan", className="btn btn-sm btn-outline-secondary"),
+        html.Div([dbc.Button(_("pose question"), id=ids.POSE, color="primary"),
+                  dbc.Button(_("discuss"), id=ids.DISCUSS, color="primary", outline=True, disabled=True,
+                             title=_("close vote 1: the class discusses with their neighbours")),
+                  dbc.Button(_("vote again"), id=ids.VOTE2, color="primary", outline=True, disabled=True,
+                             title=_("open vote 2")),
+                  dbc.Button(_("reveal"), id=ids.REVEAL, color="success", disabled=True,
+                             title=_("show both votes beside the truth (the second vote is optional)"))],
+                 className="d-flex flex-wrap gap-2 mb-2", role="group", **{"aria-label": _("peer instruction")}),
+        html.Div([dbc.Button(_("export CSV"), id=ids.EXPORT, color="secondary", outline=True, size="sm"),
+                  dbc.Button(_("save lecture plan"), id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),
+                  html.Label(dcc.Upload(html.Span(_("load lecture plan"), className="btn btn-sm btn-outline-secondary"),
                                         id=ids.LOAD_PLAN, accept=".json,application/json", max_size=MAX_PLAN_BYTES),
                              className="mb-0"),  # the label names the upload's file input
-                  dbc.Button("pose next from plan", id=ids.PLAN_NEXT, color="secondary", outline=True, size="sm",
+                  dbc.Button(_("pose next from plan"), id=ids.PLAN_NEXT, color="secondary", outline=True, size="sm",
                              disabled=True),
-                  dcc.ConfirmDialogProvider(dbc.Button("end session", color="danger", outline=True, size="sm"),
+                  dcc.ConfirmDialogProvider(dbc.Button(_("end session"), color="danger", outline=True, size="sm"),
                                             id=ids.END,
-                                            message="End this session? Its questions and answers are deleted.")],
+                                            message=_("End this session? Its questions and answers are deleted."))],
                  className="d-flex flex-wrap gap-2 align-items-center"),
         html.P(id=ids.PLAN_TEXT, className="small mt-1 mb-0"),
         html.P(id=ids.STATUS, className="small mt-2 mb-0", role="status"),
@@ -110,8 +123,8 @@ def layout() -> html.Div:
         html.Div(id=ids.FIGURE, className="mb-3 class-figure"),
     ])
     return html.Div([
-        html.H2("Class mode", className="h3 visually-hidden"),
-        html.P(html.A("open the explorer in a new tab", href="/", target="_blank", rel="noopener"),
+        html.H2(_("Class mode"), className="h3 visually-hidden"),
+        html.P(html.A(_("open the explorer in a new tab"), href="/", target="_blank", rel="noopener"),
                className="small mb-2"),
         dbc.Row([dbc.Col(join_box(), md=4), dbc.Col(question_form(), md=8)], className="g-4 mb-3"),
         stage,

@@ -16,22 +16,23 @@ import re
 from dash import Input, Output, State, ctx, no_update
 from dash.exceptions import PreventUpdate
 
+from ..i18n import N_, _
 from . import ids
 from .pictures import question_example
 from .qr import join_qr, origin_ok
 from .results import results_view
 from .store import StoreError
-from .templates import question
+from .templates import prompt_text, question
 from .wiring import callback, clientside_callback
 
-PHASES = {"vote1": "Vote 1: answer on your own. The results stay hidden until the reveal.",
-          "discuss": "Discuss with your neighbour: convince them of your answer. Then vote again.",
-          "vote2": "Vote 2: answer again, after the discussion.",
-          "revealed": "Revealed.",
-          "closed": "Closed: a later question was posed."}
+PHASES = {"vote1": N_("Vote 1: answer on your own. The results stay hidden until the reveal."),
+          "discuss": N_("Discuss with your neighbour: convince them of your answer. Then vote again."),
+          "vote2": N_("Vote 2: answer again, after the discussion."),
+          "revealed": N_("Revealed."),
+          "closed": N_("Closed: a later question was posed.")}
 STEPS = {ids.DISCUSS: "discuss", ids.VOTE2: "vote2", ids.REVEAL: "revealed"}
-DONE = {"discuss": "Vote 1 is closed: the class discusses.", "vote2": "Vote 2 is open.",
-        "revealed": "Revealed: answers are closed."}
+DONE = {"discuss": N_("Vote 1 is closed: the class discusses."), "vote2": N_("Vote 2 is open."),
+        "revealed": N_("Revealed: answers are closed.")}
 SELECT_INT = re.compile(r"-?[0-9]{1,4}")
 STAGE = (Output(ids.QUESTION, "data"), Output(ids.PROMPT, "children"), Output(ids.PHASE, "children"),
          Output(ids.COUNT, "children"), Output(ids.CLOCK, "data"), Output(ids.FIGURE, "children"),
@@ -61,8 +62,8 @@ def form_values(values: list) -> dict:
 
 def head_count(heads: dict) -> str:
     """The projector's head count: students joined, and how many answered in this round."""
-    vote = f"vote {heads['round']}"
-    return f"{heads['joined']} joined · {heads['answered']} answered {vote}"
+    return _("{joined} joined · {answered} answered vote {round}").format(
+        joined=heads["joined"], answered=heads["answered"], round=heads["round"])
 
 
 def clock(heads: dict) -> dict | None:
@@ -72,10 +73,12 @@ def clock(heads: dict) -> dict | None:
 
 
 def stage(q: dict, heads: dict, results=None, status: str = "", figure=no_update) -> tuple:
-    """The STAGE outputs for question q in the state `heads` (Store.count's)."""
-    return ({"id": q["id"], "phase": heads["phase"]}, q["prompt"], PHASES[heads["phase"]], head_count(heads),
-            clock(heads), figure, results_view(results) if results else "", heads["phase"] not in ("vote1", "vote2",
-                                                                                                  "discuss"), status)
+    """The STAGE outputs for question q in the state `heads` (Store.count's); q without its prompt keeps the one
+    shown."""
+    phase = heads["phase"]
+    return ({"id": q["id"], "phase": phase}, prompt_text(q) if "prompt" in q else no_update, _(PHASES[phase]),
+            head_count(heads), clock(heads), figure, results_view(results) if results else "",
+            phase not in ("vote1", "vote2", "discuss"), status)
 
 
 @callback(Output(ids.QR, "src"), *STAGE, Input(ids.PAGE, "data"))
@@ -90,7 +93,7 @@ def open_session(page):
         return (None, None, "", "", "", None, "", "", True, str(e))
     qr = join_qr(f"{origin}{ids.PATH}/{code}") if origin_ok(origin) else None
     if q is None:
-        return (qr, None, "", "", "", None, "", "", True, "Pose the first question.")
+        return (qr, None, "", "", "", None, "", "", True, _("Pose the first question."))
     return (qr, *stage(q, q, results, figure=question_example(q)))
 
 
@@ -114,7 +117,7 @@ def posed(code, token, q: dict) -> tuple:
         return (no_update,) * 8 + (str(e),)
     shown = {**q, "id": question_id, "head_index": q.get("head"), "query_index": q.get("query"),
              "key_index": q.get("key")}
-    return stage(shown, heads, status="Posed: vote 1 is open, and students see it now.",
+    return stage(shown, heads, status=_("Posed: vote 1 is open, and students see it now."),
                  figure=question_example(shown))
 
 
@@ -134,8 +137,7 @@ def step(discuss, vote2, reveal, page, asked):
         results = ids.store().results(code, token, heads["id"]) if phase == "revealed" else None
     except StoreError as e:
         return (no_update,) * 8 + (str(e),)
-    q = results or {"id": heads["id"], "prompt": no_update}
-    return stage(q, heads, results, status=DONE[phase])
+    return stage(results or {"id": heads["id"]}, heads, results, status=_(DONE[phase]))
 
 
 @callback(Output(ids.COUNT, "children", allow_duplicate=True), Output(ids.CLOCK, "data", allow_duplicate=True),

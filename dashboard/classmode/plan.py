@@ -14,11 +14,12 @@ import time
 from dash import Input, Output, State, no_update
 from dash.exceptions import PreventUpdate
 
+from ..i18n import N_, _, ngettext
 from . import ids
 from .form import MAX_PLAN_BYTES
 from .lecturer import STAGE, control, posed
 from .store import StoreError, schema
-from .templates import LAB, TEMPLATES, form_of, option_label, question
+from .templates import LAB, TEMPLATES, WEIGHTS, form_of, option_label, prompt_text, question
 from .wiring import callback
 
 PLAN_FORMAT = "attention-explorer lecture plan"
@@ -26,10 +27,12 @@ MAX_PLAN = 100  # questions, as many as a session holds
 PLAN_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key", "bug",
              "train_seed"}
 MAX_TEXT = 20  # characters of a plan's string values (template, weights, scale)
-BAD_PLAN = "This file is not a lecture plan: save one from a session with 'save lecture plan'."
+BAD_PLAN = N_("This file is not a lecture plan: save one from a session with 'save lecture plan'.")
+CELL = {"head": N_("head {number}"), "query": N_("query {number}"), "key": N_("key {number}")}  # a plan's entry
 
 
 def csv_text(questions: list[dict], rows: list[tuple]) -> str:
+    """The answers, their prompts and answers in the page's language; the columns' names and "right" for tools."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["question", "template", "prompt", "options", "truth", "accepted", "tolerance", "phase", "vote",
@@ -40,7 +43,7 @@ def csv_text(questions: list[dict], rows: list[tuple]) -> str:
         q = by_number[number]
         value = schema.stored(q["kind"], value)
         name = names.setdefault(student, f"s{len(names) + 1}")
-        writer.writerow([number, q["template"], q["prompt"], q["n"] or "", option_label(q["template"], q["truth"]),
+        writer.writerow([number, q["template"], prompt_text(q), q["n"] or "", option_label(q["template"], q["truth"]),
                          " ".join(option_label(q["template"], a) for a in q["accepted"]), q["tolerance"] or "",
                          q["phase"], vote, name, option_label(q["template"], value),
                          "yes" if schema.right(q, value) else "no",
@@ -66,14 +69,15 @@ def save_plan(clicks, page):
     """The session's questions in order, each with its whole setting and timer, as a lecture plan."""
     code, token = control(page)
     try:
-        questions, _ = ids.store().export(code, token)
+        questions = ids.store().export(code, token)[0]
     except StoreError as e:
         return no_update, str(e)
     if not questions:
-        return no_update, "Pose a question first: a plan holds the session's questions."
+        return no_update, _("Pose a question first: a plan holds the session's questions.")
     plan = {"format": PLAN_FORMAT, "version": 1, "questions": [form_of(q) for q in questions]}
+    saved = ngettext("Saved a plan of {count} question.", "Saved a plan of {count} questions.", len(questions))
     return {"content": json.dumps(plan, indent=1), "filename": f"lecture-{code}.json",
-            "type": "application/json"}, f"Saved a plan of {len(questions)} questions."
+            "type": "application/json"}, saved.format(count=len(questions))
 
 
 def plain(value) -> bool:
@@ -87,28 +91,33 @@ def plan_entries(contents) -> list[dict]:
     """A lecture plan's questions from an upload (a data: URL), checked for shape; each is checked in full
     (templates.question) when it is posed. ValueError for anything else."""
     if not (isinstance(contents, str) and len(contents) <= 2 * MAX_PLAN_BYTES and contents.isascii()):
-        raise ValueError(BAD_PLAN)
+        raise ValueError(_(BAD_PLAN))
     try:
         plan = json.loads(base64.b64decode(contents.partition(",")[2], validate=True))
     except (ValueError, binascii.Error, RecursionError):
-        raise ValueError(BAD_PLAN) from None
+        raise ValueError(_(BAD_PLAN)) from None
     entries = plan.get("questions") if isinstance(plan, dict) and plan.get("format") == PLAN_FORMAT else None
     if not (isinstance(entries, list) and 0 < len(entries) <= MAX_PLAN):
-        raise ValueError(BAD_PLAN)
+        raise ValueError(_(BAD_PLAN))
     for entry in entries:
         if not (isinstance(entry, dict) and set(entry) <= PLAN_KEYS and entry.get("template") in TEMPLATES
                 and all(plain(v) for v in entry.values())):
-            raise ValueError(BAD_PLAN)
+            raise ValueError(_(BAD_PLAN))
     return entries
 
 
 def describe(entry: dict) -> str:
-    template = TEMPLATES[entry["template"]]
-    if entry["template"] in LAB:
-        return f"{template}, training seed {entry.get('train_seed')}, h = {entry.get('h')}"
-    cell = ", ".join(f"{k} {entry[k]}" for k in ("head", "query", "key") if k in entry)
-    return f"{template} ({entry.get('weights')} weights, h = {entry.get('h')}, seed {entry.get('seed')}" + \
-        (f"; {cell})" if cell else ")")
+    kind, h, weights = entry["template"], entry.get("h"), entry.get("weights")
+    template = _(TEMPLATES[kind])
+    if kind in LAB:
+        return _("{question}, training seed {seed}, h = {h}").format(question=template, seed=entry.get("train_seed"),
+                                                                     h=h)
+    weights = _(WEIGHTS[weights]) if weights in WEIGHTS else weights  # any other is refused when posed
+    cell = ", ".join(_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry)
+    # Translators: a lecture plan's next question: its kind, weights, h, example seed and the cell it asks about
+    text = _("{question} ({weights}, h = {h}, seed {seed}; {cell})") if cell else \
+        _("{question} ({weights}, h = {h}, seed {seed})")
+    return text.format(question=template, weights=weights, h=h, seed=entry.get("seed"), cell=cell)
 
 
 def plan_text(plan) -> tuple[str, bool]:
@@ -117,8 +126,10 @@ def plan_text(plan) -> tuple[str, bool]:
         return "", True
     k, total = plan.get("next", 0), len(plan["questions"])
     if not isinstance(k, int) or k >= total:
-        return f"The plan's {total} questions are all posed.", True
-    return f"Plan: question {k + 1} of {total} next: {describe(plan['questions'][k])}.", False
+        return ngettext("The plan's {count} question is posed.", "The plan's {count} questions are all posed.",
+                        total).format(count=total), True
+    return _("Plan: question {number} of {count} next: {question}.").format(
+        number=k + 1, count=total, question=describe(plan["questions"][k])), False
 
 
 @callback(Output(ids.PLAN, "data"), Output(ids.STATUS, "children", allow_duplicate=True),
@@ -128,7 +139,8 @@ def load_plan(contents):
         entries = plan_entries(contents)
     except ValueError as e:
         return no_update, str(e)
-    return {"questions": entries, "next": 0}, f"Loaded a plan of {len(entries)} questions."
+    loaded = ngettext("Loaded a plan of {count} question.", "Loaded a plan of {count} questions.", len(entries))
+    return {"questions": entries, "next": 0}, loaded.format(count=len(entries))
 
 
 @callback(Output(ids.PLAN_TEXT, "children"), Output(ids.PLAN_NEXT, "disabled"), Input(ids.PLAN, "data"))
@@ -152,7 +164,8 @@ def pose_next(clicks, page, plan):
         raise PreventUpdate
     q, message = question(entries[k])
     if q is None:
-        return (no_update,) * 8 + (f"Plan question {k + 1}: {message}", no_update)
+        return (no_update,) * 8 + (_("Plan question {number}: {message}").format(number=k + 1, message=message),
+                                   no_update)
     out = posed(code, token, q)
     return out + ((no_update,) if out[0] is no_update else ({"questions": entries, "next": k + 1},))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
+from ..i18n import _
 from . import ids
 from .lecturer import control
 from .store import StoreError, schema
@@ -15,26 +16,27 @@ from .wiring import callback, clientside_callback
 
 def layout() -> html.Div:
     join = html.Section([
-        html.H3("Join a class", className="h5"),
-        html.P("Type the code on the projector.", className="mb-1"),
-        html.Div([dbc.Label("join code", html_for=ids.JOIN_CODE, className="visually-hidden"),
+        html.H3(_("Join a class"), className="h5"),
+        html.P(_("Type the code on the projector."), className="mb-1"),
+        html.Div([dbc.Label(_("join code"), html_for=ids.JOIN_CODE, className="visually-hidden"),
                    dbc.Input(id=ids.JOIN_CODE, placeholder="ABC234", maxLength=schema.MAX_TYPED_CODE,
                              autoComplete="off", className="join-code-input"),
-                   dbc.Button("join", id=ids.JOIN, color="primary", type="button")],
-                  className="d-flex gap-2 align-items-center", role="search", **{"aria-label": "join a class"}),
+                   dbc.Button(_("join"), id=ids.JOIN, color="primary", type="button")],
+                  className="d-flex gap-2 align-items-center", role="search", **{"aria-label": _("join a class")}),
         html.P(id=ids.JOIN_STATUS, className="small mt-1", role="status"),
     ], className="mb-4")
     run = html.Section([
-        html.H3("Run a class", className="h5"),
-        html.P("Ask the room a question about the example on the projector: every student answers on a phone or "
-               "laptop, with no name and no account; they vote, discuss with a neighbour, vote again, and then the "
-               "class's answers appear beside the truth."),
+        html.H3(_("Run a class"), className="h5"),
+        html.P(_("Ask the room a question about the example on the projector: every student answers on a phone or "
+                 "laptop, with no name and no account; they vote, discuss with a neighbour, vote again, and then the "
+                 "class's answers appear beside the truth.")),
         html.Div(id=ids.RESUME, className="mb-2"),
-        dbc.Button("start a session", id=ids.START, color="primary", outline=True),
-        html.A("back to the explorer", href="/", className="ms-3"),
+        dbc.Button(_("start a session"), id=ids.START, color="primary", outline=True),
+        html.A(_("back to the explorer"), href="/", className="ms-3"),
         html.P(id=ids.START_STATUS, className="small mt-2", role="status"),
     ])
-    return html.Div([html.H2("Class mode", className="h3"), join, run, dcc.Store(id=ids.RUNNING, storage_type="local")],
+    return html.Div([html.H2(_("Class mode"), className="h3"), join, run,
+                     dcc.Store(id=ids.RUNNING, storage_type="local")],
                     id=ids.START_SECTION, hidden=True)
 
 
@@ -48,7 +50,7 @@ def start_or_end(starts, ends, page):
     try:
         if ctx.triggered_id == ids.END:
             ids.store().end_session(*control(page))
-            return None, None, ids.PATH, "The session has ended: its answers are deleted."
+            return None, None, ids.PATH, _("The session has ended: its answers are deleted.")
         code, token = ids.store().create_session(ids.address())
     except StoreError as e:
         return no_update, no_update, no_update, str(e)
@@ -66,10 +68,11 @@ def resume(page, running):
             return ""
     except StoreError:
         return ""
-    return dbc.Alert([f"This browser runs session {code}. ",
-                      html.A(f"Back to session {code}", href=f"{ids.PATH}/{code}#control={token}",
-                             className="alert-link"),
-                      " (starting another leaves it running)."], color="info", className="py-2 mb-0")
+    link = html.A(_("Back to session {code}").format(code=code), href=f"{ids.PATH}/{code}#control={token}",
+                  className="alert-link")
+    return dbc.Alert([_("This browser runs session {code}.").format(code=code), " ", link, " ",
+                      # Translators: after the link back to the session this browser runs ("it")
+                      _("(starting another leaves it running).")], color="info", className="py-2 mb-0")
 
 
 # A typed code opens its session's page; the server checks the code when the page joins.

@@ -14,35 +14,36 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
+from ..i18n import N_, _
 from . import ids
 from .pictures import question_example
 from .store import NotFound, StoreError, schema
-from .templates import option_label
+from .templates import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
-WAITING = "Waiting for the lecturer's question …"
-STATUS = {"vote1": "Question {number} · vote 1: answer on your own, until the lecturer closes the vote.",
-          "discuss": "Question {number}: discuss your answer with your neighbour. The second vote opens soon.",
-          "vote2": "Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it.",
-          "revealed": "Question {number}: revealed. Answers are closed.",
-          "closed": "Question {number} is closed: wait for the next one."}
+WAITING = N_("Waiting for the lecturer's question …")
+STATUS = {"vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
+          "discuss": N_("Question {number}: discuss your answer with your neighbour. The second vote opens soon."),
+          "vote2": N_("Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it."),
+          "revealed": N_("Question {number}: revealed. Answers are closed."),
+          "closed": N_("Question {number} is closed: wait for the next one.")}
 
 
 def layout() -> html.Div:
     return html.Div([
-        html.H2("Class question", className="h4"),
-        html.P(WAITING, id=ids.S_STATUS, role="status"),
+        html.H2(_("Class question"), className="h4"),
+        html.P(_(WAITING), id=ids.S_STATUS, role="status"),
         html.H3(id=ids.S_PROMPT, className="h5"),
         html.P(id=ids.S_CLOCK_TEXT, className="class-clock", role="timer"),  # not read out every second
-        html.Fieldset([html.Legend("Your answer", className="small mb-1"),
+        html.Fieldset([html.Legend(_("Your answer"), className="small mb-1"),
                        dbc.RadioItems(id=ids.CHOICES, options=[], value=None, inline=True, className="flex-wrap",
                                       inputClassName="btn-check", labelClassName="btn btn-outline-primary class-choice",
                                       labelCheckedClassName="active")],
                       id=ids.CHOICES_BOX, hidden=True, className="mb-2"),
-        html.Div([dbc.Label("Your answer, 0 to 1", html_for=ids.SLIDER, className="small mb-0"),
+        html.Div([dbc.Label(_("Your answer, 0 to 1"), html_for=ids.SLIDER, className="small mb-0"),
                   dcc.Slider(id=ids.SLIDER, min=0, max=1, step=0.005, value=0.5, marks={0: "0", 0.5: "0.5", 1: "1"},
                              tooltip={"placement": "bottom", "always_visible": True}),
-                  dbc.Button("send", id=ids.SEND, color="primary", className="mt-3")],
+                  dbc.Button(_("send"), id=ids.SEND, color="primary", className="mt-3")],
                  id=ids.AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
         html.P(id=ids.S_FEEDBACK, className="small", role="status"),
         html.P(id=ids.S_RESULT, className="class-result", **{"aria-live": "polite"}),
@@ -99,21 +100,29 @@ def result_text(q: dict, answers: dict) -> str:
     phase = q["phase"]
     if phase == "revealed":
         mine = [words(q, a) for a in (first, second) if a is not None]
-        own = "You did not answer." if not mine else f"You answered {' then '.join(mine)}."
-        truth = f"The answer: {words(q, q['truth'])}"
+        if len(mine) == 2:
+            own = _("You answered {first} then {second}.").format(first=mine[0], second=mine[1])
+        else:
+            own = _("You answered {answer}.").format(answer=mine[0]) if mine else _("You did not answer.")
+        answer = words(q, q["truth"])
         if q["kind"] == "amount":
-            truth += f" (within ±{q['tolerance']:g} counts)"
+            truth = _("The answer: {answer} (within ±{tolerance:g} counts).").format(answer=answer,
+                                                                                    tolerance=q["tolerance"])
         elif len(q["accepted"]) > 1:
-            truth += f" ({', '.join(words(q, a) for a in q['accepted'])} count)"
+            truth = _("The answer: {answer} ({accepted} count).").format(
+                answer=answer, accepted=", ".join(words(q, a) for a in q["accepted"]))
+        else:
+            truth = _("The answer: {answer}.").format(answer=answer)
         last = second if second is not None else first
-        return f"{own} {truth}." + (" Well predicted!" if schema.right(q, last) else "")
+        return f"{own} {truth}" + (" " + _("Well predicted!") if schema.right(q, last) else "")
     if phase == "vote2":
-        text = "" if first is None else f"Your first vote: {words(q, first)}. "
-        return text + ("" if second is None else f"Your second vote so far: {words(q, second)}. You can change it.")
+        text = "" if first is None else _("Your first vote: {answer}.").format(answer=words(q, first)) + " "
+        return text + ("" if second is None else _("Your second vote so far: {answer}. You can change it.").format(
+            answer=words(q, second)))
     if first is None:
         return ""
-    return f"Your first vote: {words(q, first)}." if phase != "vote1" else \
-        f"Your answer so far: {words(q, first)}. You can change it until the vote closes."
+    return _("Your first vote: {answer}.").format(answer=words(q, first)) if phase != "vote1" else \
+        _("Your answer so far: {answer}. You can change it until the vote closes.").format(answer=words(q, first))
 
 
 @callback(Output(ids.SEEN, "data"), Output(ids.ASKED, "data"), Output(ids.S_STATUS, "children"),
@@ -137,7 +146,7 @@ def poll(polls, stored, page, seen):
     if q is None:
         if seen == ["waiting"]:
             raise PreventUpdate
-        return ["waiting"], None, WAITING, "", no_update, [], None, True, True, "", "", None
+        return ["waiting"], None, _(WAITING), "", no_update, [], None, True, True, "", "", None
     answers = [q["answers"].get(1), q["answers"].get(2)]
     state = [q["id"], q["phase"], answers, q["deadline"]]
     if state == seen:
@@ -147,14 +156,15 @@ def poll(polls, stored, page, seen):
     voting = q["phase"] in ("vote1", "vote2")
     options = [] if q["kind"] == "amount" else [{"label": words(q, k), "value": k} for k in range(q["n"])]
     timer = None if q["remaining"] is None else {"key": f"{q['id']}-{q['phase']}", "remaining": q["remaining"]}
-    return (state, {"id": q["id"], "template": q["template"]}, STATUS[q["phase"]].format(number=q["number"]),
-            q["prompt"], question_example(q) if new_question else no_update,
+    status = STATUS[q["phase"]]
+    return (state, {"id": q["id"], "template": q["template"]}, _(status).format(number=q["number"]),
+            prompt_text(q), question_example(q) if new_question else no_update,
             options if new_round else no_update, None if new_round else no_update,
             not voting or q["kind"] == "amount", not voting or q["kind"] != "amount", result_text(q, q["answers"]),
             "" if new_round else no_update, timer)
 
 
-SENT = "Vote {round} sent. You can change it until the vote closes."
+SENT = N_("Vote {round} sent. You can change it until the vote closes.")
 
 
 @callback(Output(ids.S_FEEDBACK, "children", allow_duplicate=True), Input(ids.CHOICES, "value"),
@@ -173,7 +183,7 @@ def answer(choice, sends, amount, asked, stored, page):
         voted = ids.store().answer(code, student, asked.get("id"), value)
     except StoreError as e:
         return str(e)
-    return SENT.format(round=voted)
+    return _(SENT).format(round=voted)
 
 
 clientside_callback("studentPoll", Output(ids.S_POLL, "disabled"), Input(ids.PAGE, "data"))

@@ -6,12 +6,14 @@ app on the same server (dashboard/classmode): nothing here is mounted on its pag
 
 from __future__ import annotations
 
+import functools
+
 from dash import Input, Output, State, dcc, html
 from flask import Response, abort
 
-from .. import limits
+from .. import i18n, languages, limits
 from ..attention import HEAD_CHOICES
-from ..server import ONE_YEAR
+from ..server import ONE_YEAR, page_language
 from ..urls import url_param
 from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
@@ -24,6 +26,7 @@ URL_PARAMS = [
     url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
     url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
     url_param("lecture", LECTURE, False, flag=True),
+    url_param("lang", languages.LANGUAGE_CHOICE, i18n.DEFAULT, choices=i18n.LANGUAGES),  # default: the page's
     *model_bar.URL_PARAMS,
     *example.URL_PARAMS,
     *equivariance.URL_PARAMS,
@@ -37,7 +40,9 @@ def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
-    return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "modelTabs": list(model_bar.TABS),
+    # A page without ?lang= is in the language its browser chose or asked for: that is its default.
+    url = [{**p, "default": i18n.language()} if p["key"] == "lang" else p for p in URL_PARAMS]
+    return {**limits.client_config(), "ids": ids, "url": url, "modelTabs": list(model_bar.TABS),
             "gates": gate.client_config(), "headOptions": head_options_config(),
             "presenter": presenter.client_config()}
 
@@ -57,10 +62,18 @@ clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value")
                     Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
 
 
+@functools.cache
+def layout_in(lang: str) -> html.Div:
+    """The page in `lang`, built once per language."""
+    with i18n.use(lang):
+        return layout()
+
+
 def layout() -> html.Div:
     return html.Div(
         [
             dcc.Location(id=URL, refresh="callback-nav"),
+            *languages.page_parts(),
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
             *gate.stores(),
@@ -73,7 +86,9 @@ def layout() -> html.Div:
 
 def build(app) -> None:
     """The explorer's layout and callbacks on a Dash app."""
-    app.layout = layout()
+    app.layout = lambda: layout_in(page_language())
+    for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
+        layout_in(lang)
     CALLBACKS.wire(app)
     header.CALLBACKS.wire(app)  # the header's own (window.dash_clientside.header, assets/header.js)
     app.server.add_url_rule(f"{ui.FORMULA_PATH}<key>.svg", "formula", formula_file)

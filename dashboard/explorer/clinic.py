@@ -4,14 +4,14 @@ checks a student can run on both; and mystery mode, where the page hides the bug
 from __future__ import annotations
 
 import secrets
-from functools import lru_cache
 
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
-from .. import bugs, checks, limits, trainer
+from .. import bugs, checks, i18n, limits, trainer
 from ..figures import Display
 from ..figures import clinic as fig
+from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, bug_layers, checks_example
 from ..urls import url_param
 from . import clinic_text as text
@@ -48,40 +48,42 @@ ANSWER_GATE = gate("clinic-answer", ("clinic",), {
 
 
 def layout() -> TabSection:
-    options = [{"label": name, "value": key} for key, name in limits.BUGS.items()]
+    options = [{"label": _(name), "value": key} for key, name in limits.BUGS.items()]
     controls = html.Div(
         [
-            html.Fieldset([html.Legend("bug switched in", className="small mb-1"),
+            html.Fieldset([html.Legend(_("bug switched in"), className="small mb-1"),
                            dbc.RadioItems(id=BUG, options=options, value=limits.DEFAULT_BUG, className="small")],
                           id=PICKER),
-            dbc.Switch(id=CAUSAL, label="causal mask (a decoder's): query r sees keys 0 … r", value=False,
+            dbc.Switch(id=CAUSAL, label=_("causal mask (a decoder's): query r sees keys 0 … r"), value=False,
                        className="small mt-2"),
-            html.Div([html.Label("mystery number (1 to 999; 0 or empty: no mystery)", htmlFor=MYSTERY,
+            html.Div([html.Label(_("mystery number (1 to 999; 0 or empty: no mystery)"), htmlFor=MYSTERY,
                                  className="small mb-0"),
                       dbc.Input(id=MYSTERY, type="number", min=limits.MYSTERIES[0], max=limits.MYSTERIES[-1], step=1,
                                 value=limits.NO_MYSTERY, debounce=True, size="sm", className="seed-box"),
-                      dbc.Button("new mystery", id=NEW_MYSTERY, color="primary", size="sm"),
-                      dbc.Button("leave mystery mode", id=LEAVE_MYSTERY, color="secondary", outline=True, size="sm")],
+                      dbc.Button(_("new mystery"), id=NEW_MYSTERY, color="primary", size="sm"),
+                      dbc.Button(_("leave mystery mode"), id=LEAVE_MYSTERY, color="secondary", outline=True,
+                                 size="sm")],
                      className="d-flex align-items-center gap-2 flex-wrap mt-2"),
-            html.Fieldset([html.Legend("checks to run", className="small mb-1"),
-                           dbc.Checklist(id=CHECKS, options=[{"label": name, "value": key} for key, name in
+            html.Fieldset([html.Legend(_("checks to run"), className="small mb-1"),
+                           dbc.Checklist(id=CHECKS, options=[{"label": _(name), "value": key} for key, name in
                                                              checks.CHECKS.items()],
                                          value=limits.DEFAULT_CHECKS, className="small")], className="mt-2"),
-            html.Div([html.Fieldset([html.Legend("Which bug is it?", className="small mb-1"),
+            html.Div([html.Fieldset([html.Legend(_("Which bug is it?"), className="small mb-1"),
                                      dbc.RadioItems(id=ANSWER, options=options, value=None, className="small")]),
-                      dbc.Button("check my answer", id=SUBMIT, color="primary", size="sm", className="mt-1"),
+                      dbc.Button(_("check my answer"), id=SUBMIT, color="primary", size="sm", className="mt-1"),
                       html.Div(id=VERDICT, className="clinic-verdict mt-2", **{"aria-live": "polite"})],
                      id=ANSWER_BOX, hidden=True, className="clinic-answer mt-3"),
         ],
         className="clinic-controls",
     )
     intro = html.Div(
-        [html.H2("Bug clinic"),
-         html.P("Students who implement attention make the same few mistakes, and most run without an error. Here "
-                "the worked example's layer (the model bar's h, seed, size, scale and weights) runs with one mistake "
-                "switched in, beside the correct layer. Run the checks on both and see which one catches it."),
-         html.P("In mystery mode the page picks a bug and hides its name: run the checks, read the heatmaps, and name "
-                "it. A link with the mystery number gives the same bug to everyone."),
+        [html.H2(_("Bug clinic")),
+         html.P(_("Students who implement attention make the same few mistakes, and most run without an error. Here "
+                  "the worked example's layer (the model bar's h, seed, size, scale and weights) runs with one "
+                  "mistake switched in, beside the correct layer. Run the checks on both and see which one catches "
+                  "it.")),
+         html.P(_("In mystery mode the page picks a bug and hides its name: run the checks, read the heatmaps, and "
+                  "name it. A link with the mystery number gives the same bug to everyone.")),
          live_html(STORY, className="clinic-story")],
         className="prose",
     )
@@ -93,23 +95,26 @@ def layout() -> TabSection:
                  className="g-4 mb-3 align-items-start"),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
          html.Div(StaticHtml(id=TABLE), className="clinic-table mt-3", tabIndex="0", role="region",
-                  **{"aria-label": "the checks on both layers"}),
+                  **{"aria-label": _("the checks on both layers")}),
          html.Div(StaticHtml(id=CATCHES), className="clinic-table mt-3", tabIndex="0", role="region",
-                  **{"aria-label": "which check catches which bug"}),
+                  **{"aria-label": _("which check catches which bug")}),
          dcc.Interval(id=POLL, interval=500, disabled=True)],
         id=section_id("clinic"),
     )
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
                                                                                                      str]:
     bug, label = shown(bug_key, mystery)
     layers = bug_layers(s, bug.key, causal)
     ex, right, wrong, zmax = *layers, layers.zmax
-    return (fig.layer_heatmaps(right.A, "correct", zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
+    # Translators: the correct layer's heatmaps are titled "head 1, correct"
+    correct, label = _("correct"), _(label)
+    name = _("mystery {number}").format(number=mystery) if mystery else _(bug.name)
+    return (fig.layer_heatmaps(right.A, correct, zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
             fig.output_difference(right.output, wrong.output, label, display),
-            text.headline(s, bug.name if not mystery else f"mystery {mystery}", right, wrong, ex.causal))
+            text.headline(s, name, right, wrong, ex.causal))
 
 
 @callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
@@ -126,7 +131,7 @@ def update_clinic(controls, cell):
             headline)
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def checks_tables(s: Setting, bug_key: str, mystery: int, causal: bool, which: tuple[str, ...], losses: tuple):
     """The tables and the story; `losses` are the trained layers' (checks.learning_losses) as items, if "learns"
     is in `which`."""
@@ -173,7 +178,7 @@ def judge(clicks, controls):
     if ctx.triggered_id != SUBMIT or not view.mystery:
         return ""
     if view.answer is None:
-        return text.verdict(None, "Choose a bug first.")
+        return text.verdict(None, _("Choose a bug first."))
     ex = checks_example(view.setting, view.causal)
     return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery), bugs.BY_KEY[view.answer]))
 

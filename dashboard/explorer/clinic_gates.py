@@ -5,6 +5,7 @@ through these gates."""
 from __future__ import annotations
 
 from .. import bugs, limits
+from ..i18n import N_
 from .gate import DISPLAYED, SETTING, Cell, Control, field, gate
 
 BUG = "clinic-bug"
@@ -29,5 +30,7 @@ CLINIC_CELL = gate("clinic-cell", ("clinic",), {"cell": CELL_FIELD}, watch=(HEAT
 
 
 def shown(bug_key: str, mystery: int) -> tuple[bugs.Bug, str]:
-    """The bug on the page and what its panels are called: the chosen one, or the mystery's, unnamed."""
-    return (bugs.mystery(mystery), "mystery") if mystery else (bugs.BY_KEY[bug_key], "with the bug")
+    """The bug on the page and what its panels are called (in English, translated where shown): the chosen one,
+    or the mystery's, unnamed."""
+    # Translators: what the buggy layer's panels are called, as in "head 1, mystery" or "output, with the bug"
+    return (bugs.mystery(mystery), N_("mystery")) if mystery else (bugs.BY_KEY[bug_key], N_("with the bug"))

@@ -4,13 +4,12 @@ forward pass. The export (explorer/export.py) takes the bug's layer too."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dash import Output, html
 
-from .. import checks, limits
+from .. import checks, i18n, limits
 from ..figures import Display
 from ..figures import explain as fig
+from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, bug_layers
 from . import clinic_text as text
 from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
@@ -29,20 +28,20 @@ FORWARD_GATE = gate("clinic-forward", ("clinic",), {**LAYERS, "display": DISPLAY
 
 def layout() -> html.Div:
     return html.Div(
-        [html.H3("Where does the wrong number come from?", className="h5"),
-         html.P("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight and "
-                "to the query's output row, in both layers.", className="small mb-1"),
+        [html.H3(_("Where does the wrong number come from?"), className="h5"),
+         html.P(_("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight "
+                  "and to the query's output row, in both layers."), className="small mb-1"),
          cell_inputs((HEAD, QUERY, KEY), DEFAULT_CELL),
          live_html(PATH, className="clinic-path"),
-         html.H3("The forward pass of the layer with the bug", className="h5 mt-3"),
-         html.P("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
-                "output it returned.", className="small mb-1"),
+         html.H3(_("The forward pass of the layer with the bug"), className="h5 mt-3"),
+         html.P(_("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
+                  "output it returned."), className="small mb-1"),
          graph(FORWARD)],
         className="mt-3",
     )
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> str:
     bug, label = shown(bug_key, mystery)
     layers = bug_layers(s, bug.key, causal)
@@ -61,12 +60,12 @@ def update_path(controls):
     return path_panel(s, view.bug, view.mystery, view.causal, selected)
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def forward_figure(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> dict:
     layers = bug_layers(s, shown(bug_key, mystery)[0].key, causal)
     layer = layers.buggy
     return fig.forward_figure(layer.V, layer.concat, layers.ex.W[3], layer.output, display,
-                              V_title="V, as the heads read it")
+                              V_title=_("V, as the heads read it"))
 
 
 @callback(Output(FORWARD, "figure"), FORWARD_GATE.input, prevent_initial_call=True)
@@ -79,7 +78,7 @@ def export_state(s: Setting, bug_key: str, mystery: int, causal: bool) -> dict:
     """Both of the clinic's layers for "download JSON" and "download CSV": the bug's key (None in mystery mode,
     which gives its number instead), whether the layers are causal, and each layer's attention (h, n, n) and
     output (n, d) as nested lists."""
-    bug, _ = shown(bug_key, mystery)
+    bug = shown(bug_key, mystery)[0]
     ex, correct, buggy = bug_layers(s, bug.key, causal)
     return {"bug": None if mystery else bug.key, "mystery": mystery, "causal": ex.causal,
             "correct": {"attention": correct.A.tolist(), "output": correct.output.tolist()},

@@ -11,6 +11,7 @@ from dash import Output, html
 
 from .. import attention as core
 from .. import explain, limits
+from ..i18n import _
 from ..state import model
 from ..tables import explanation
 from ..urls import url_param
@@ -32,8 +33,8 @@ URL_PARAMS = [
 def layout() -> html.Div:
     return html.Div(
         [
-            html.H3("Why is this weight large?", className="h5"),
-            html.P("Click any cell of a per-head heatmap, or choose it here.", className="small mb-1"),
+            html.H3(_("Why is this weight large?"), className="h5"),
+            html.P(_("Click any cell of a per-head heatmap, or choose it here."), className="small mb-1"),
             cell_inputs((SEL_HEAD, SEL_QUERY, SEL_KEY), DEFAULT_CELL),
             live_html(DRILLDOWN),
         ],

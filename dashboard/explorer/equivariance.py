@@ -9,6 +9,7 @@ from dash import Input, Output, State, dcc, html, no_update
 from .. import attention as core
 from .. import limits
 from ..figures import equivariance as fig
+from ..i18n import _
 from ..state import model
 from ..urls import url_param
 from .gate import DISPLAYED, SETTING, field, gate
@@ -38,19 +39,21 @@ EQUIVARIANCE = gate("equivariance", ("equivariance",),
 def layout() -> TabSection:
     permuter = html.Div(
         [
-            dbc.Label("token order: row r of PX is token …", html_for=PERM),
+            dbc.Label(_("token order: row r of PX is token …"), html_for=PERM),
             dbc.InputGroup(
                 [
                     dbc.Input(id=PERM, value=limits.DEFAULT_PERM, debounce=True, autocomplete="off"),
-                    dbc.Button("shuffle", id=SHUFFLE, color="primary"),
-                    dbc.Button("reverse", id=REVERSE, color="secondary", outline=True),
-                    dbc.Button("reset", id=IDENTITY, color="secondary", outline=True),
+                    # Translators: buttons that reorder the tokens
+                    dbc.Button(_("shuffle"), id=SHUFFLE, color="primary"),
+                    dbc.Button(_("reverse"), id=REVERSE, color="secondary", outline=True),
+                    dbc.Button(_("reset"), id=IDENTITY, color="secondary", outline=True),
                 ],
                 className="has-validation",
             ),
             html.Div(id=PERM_FEEDBACK, className="invalid-feedback d-block", role="alert"),
-            dbc.Switch(id=POSITIONS, label="add sinusoidal positional encodings E", value=False, className="mt-2"),
-            head_buttons(EQ_HEAD, "head shown", include_all=False),
+            dbc.Switch(id=POSITIONS, label=_("add sinusoidal positional encodings E"), value=False, className="mt-2"),
+            # Translators: the attention head whose matrices are shown
+            head_buttons(EQ_HEAD, _("head shown"), include_all=False),
             html.Div(id=EQ_CHECK, className="eq-check mt-2", **{"aria-live": "polite"}),
             dcc.Store(id=EQ_IDENTITY, data=limits.DEFAULT_PERM),
         ]
@@ -74,7 +77,7 @@ def update_equivariance(controls):
         return blank, blank, "", True, message
     i = limits.head_index(view.head, s.h)
     i = 0 if i is None else i
-    ex, _ = model(s)
+    ex = model(s)[0]
     with_positions = view.positions
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
@@ -92,11 +95,12 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
         [
             html.Div([html.Span(f"‖MultiHead({PX}) − P·MultiHead({X})‖ = "),
                       html.Strong(f"{check.output_gap:.1e}", id="eq-gap")]),
-            html.Div([html.Span(f"largest ‖A⁽ⁱ⁾({PX}) − P A⁽ⁱ⁾({X}) Pᵀ‖ = "),
+            # Translators: the largest over the heads i of a norm
+            html.Div([html.Span(_("largest {norm}").format(norm=f"‖A⁽ⁱ⁾({PX}) − P A⁽ⁱ⁾({X}) Pᵀ‖") + " = "),
                       html.Strong(f"{check.attention_gap:.1e}")]),
             html.Div(
-                "equivariant: the identity holds up to rounding" if holds
-                else "not equivariant: positional encodings make the output depend on order",
+                _("equivariant: the identity holds up to rounding") if holds
+                else _("not equivariant: positional encodings make the output depend on order"),
                 className="fw-semibold " + ("text-success-emphasis" if holds else "text-danger-emphasis"),
             ),
         ],

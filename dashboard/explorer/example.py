@@ -3,8 +3,6 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from dash import Input, Output, Patch, State, html, no_update
 
@@ -12,6 +10,7 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
+from ..i18n import _, lru_cache, ngettext
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
@@ -44,7 +43,7 @@ def layout() -> TabSection:
             influence.layout(),
             text_beside_view(
                 ["cube"],
-                [head_buttons(CUBE_FOCUS, "bring forward", include_all=True),
+                [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True),
                  graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
             ),
         ],
@@ -122,16 +121,27 @@ def worked_text(s: Setting) -> str:
     A = result.A
     i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
     n, d, h = s.n, core.D_MODEL, s.h
-    heads = "1 head" if h == 1 else f"{h} heads"
-    drawn = (f"tokens and weights drawn from seed {s.seed}" if s.weights == "random" else
-             f"weights: the learning lab's layer trained with h = {h} (training seed {limits.EXAMPLE_TRAINING_SEED}, "
-             f"step {limits.TRAINING_STEPS[-1]}), on an input of its task drawn from seed {s.seed}")
-    return (f"Here: n = {n} tokens in R^{d} (three clusters of {s.size}), h = {heads} with d/h = {d // h} per "
-            f"head, {drawn}. Each head computes its own attention matrix from its own "
-            f"Q_i K_iᵀ times the scale {result.scale:.3g}. "
-            f"The largest weight is {figures.head_label(i)}[{r}, {j}] = {A[i, r, j]:.3f}, "
-            f"{A[i, r, j] * n:.1f} times the 1/{n} = {1 / n:.3f} that every key gets from a uniform row. "
-            "Click any cell to see where its weight comes from.")
+    if s.weights == "random":
+        # Translators: h heads (attention heads), each of d/h features
+        here = ngettext("Here: n = {n} tokens in R^{d} (three clusters of {size}), h = {h} head with d/h = {d_k} per "
+                        "head, tokens and weights drawn from seed {seed}.",
+                        "Here: n = {n} tokens in R^{d} (three clusters of {size}), h = {h} heads with d/h = {d_k} per "
+                        "head, tokens and weights drawn from seed {seed}.", h)
+    else:
+        here = ngettext("Here: n = {n} tokens in R^{d} (three clusters of {size}), h = {h} head with d/h = {d_k} per "
+                        "head, weights: the learning lab's layer trained with h = {h} (training seed {training_seed}, "
+                        "step {step}), on an input of its task drawn from seed {seed}.",
+                        "Here: n = {n} tokens in R^{d} (three clusters of {size}), h = {h} heads with d/h = {d_k} per "
+                        "head, weights: the learning lab's layer trained with h = {h} (training seed {training_seed}, "
+                        "step {step}), on an input of its task drawn from seed {seed}.", h)
+    here = here.format(n=n, d=d, size=s.size, h=h, d_k=d // h, seed=s.seed,
+                       training_seed=limits.EXAMPLE_TRAINING_SEED, step=limits.TRAINING_STEPS[-1])
+    largest = _("Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale {scale:.3g}. "
+                "The largest weight is {weight_name}[{r}, {j}] = {weight:.3f}, {ratio:.1f} times the 1/{n} = "
+                "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its weight comes "
+                "from.").format(scale=result.scale, weight_name=figures.head_label(i), r=r, j=j, weight=A[i, r, j],
+                                ratio=A[i, r, j] * n, n=n, uniform=1 / n)
+    return here + " " + largest
 
 
 selection.clickable(HEATMAPS)

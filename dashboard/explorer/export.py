@@ -11,6 +11,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
 from .. import limits
+from ..i18n import _
 from ..state import Setting, model
 from . import clinic_path, influence
 from .clinic_gates import BUG, CAUSAL, MYSTERY
@@ -32,10 +33,10 @@ STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), Stat
 def layout() -> html.Div:
     return html.Div(
         [
-            dbc.Button("download JSON", id=DOWNLOAD_JSON, size="sm", color="secondary", outline=True),
-            dbc.Button("download CSV", id=DOWNLOAD_CSV, size="sm", color="secondary", outline=True),
-            dbc.Button("copy link", id=COPY_LINK, size="sm", color="secondary", outline=True),
-            dbc.Label("link to this view", html_for=LINK, className="visually-hidden"),
+            dbc.Button(_("download JSON"), id=DOWNLOAD_JSON, size="sm", color="secondary", outline=True),
+            dbc.Button(_("download CSV"), id=DOWNLOAD_CSV, size="sm", color="secondary", outline=True),
+            dbc.Button(_("copy link"), id=COPY_LINK, size="sm", color="secondary", outline=True),
+            dbc.Label(_("link to this view"), html_for=LINK, className="visually-hidden"),
             dbc.Input(id=LINK, readonly=True, size="sm", className="share-link"),
             html.Span(id=LINK_STATUS, className="small", role="status"),
             dcc.Download(id=DOWNLOAD),

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dash import Output, html, no_update
 
 from .. import attention as core
 from ..figures import Display
 from ..figures import explain as fig
+from ..i18n import _, lru_cache
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import DISPLAYED, SETTING, gate
@@ -41,16 +40,20 @@ def rank_text(h: int, ranks) -> str:
     d = core.D_MODEL
     d_k = d // h
     same = len(set(ranks.tolist())) == 1
-    ranks_said = f"rank {int(ranks[0])}" if same else "ranks " + ", ".join(str(int(k)) for k in ranks)
+    # Translators: the rank of a matrix (linear algebra), e.g. "rank 2" or "ranks 2, 1"
+    ranks_said = (_("rank {rank}").format(rank=int(ranks[0])) if same else
+                  _("ranks {ranks}").format(ranks=", ".join(str(int(k)) for k in ranks)))
     if d_k == 1:
-        reading = ("each M_i is an outer product: a head compares tokens along one direction only, "
-                   "so its logits x_rᵀ M_i x_j depend on two numbers, one per token.")
+        reading = _("each M_i is an outer product: a head compares tokens along one direction only, "
+                    "so its logits x_rᵀ M_i x_j depend on two numbers, one per token.")
     elif d_k == d:
-        reading = "the one head's M can compare tokens along every direction."
+        reading = _("the one head's M can compare tokens along every direction.")
     else:
-        reading = f"each head compares tokens along {d_k} directions of the {d}."
-    return (f"With h = {h}, each d × d matrix M_i = W_Q⁽ⁱ⁾ W_K⁽ⁱ⁾ᵀ is a product of two {d} × {d_k} blocks, so its "
-            f"rank is at most d/h = {d_k}. Here: {ranks_said}; {reading}")
+        reading = _("each head compares tokens along {d_k} directions of the {d}.").format(d_k=d_k, d=d)
+    # Translators: {ranks} is "rank 2" or "ranks 2, 1"; {reading} is a clause that says what the ranks mean
+    return _("With h = {h}, each d × d matrix M_i = W_Q⁽ⁱ⁾ W_K⁽ⁱ⁾ᵀ is a product of two {d} × {d_k} blocks, so its "
+             "rank is at most d/h = {d_k}. Here: {ranks}; {reading}").format(h=h, d=d, d_k=d_k, ranks=ranks_said,
+                                                                             reading=reading)
 
 
 FORMS_GATE = gate("forms", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORMS,))

@@ -3,15 +3,14 @@ and MultiHead(X). W_O is the only place where the heads' outputs meet."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from dash import Output, html
 
 from .. import attention as core
-from .. import explain
+from .. import explain, figures
 from ..figures import Display
 from ..figures import explain as fig
+from ..i18n import _, lru_cache, ngettext
 from ..state import SETTINGS_CACHED, Setting, model
 from .gate import DISPLAYED, SETTING, gate
 from .ui import graph, text_beside_view
@@ -36,11 +35,15 @@ def forward_view(s: Setting, display: Display) -> tuple[dict, str]:
 def forward_text(h: int, sizes: np.ndarray) -> str:
     d_k = core.D_MODEL // h
     if h == 1:
-        return ("With h = 1 there is one head: the concatenation is head₁ = A V, and W_O only mixes its features.")
-    parts = ", ".join(f"head {i + 1}: {s:.2f}" for i, s in enumerate(sizes))
-    return (f"Each head writes its own {d_k} column{'s' if d_k > 1 else ''} of the concatenation. Row block i of "
-            f"W_O reads only head i, so MultiHead(X) = Σᵢ headᵢ W_O⁽ⁱ⁾: a sum of one term per head, and W_O is "
-            f"where they meet. The size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.")
+        return _("With h = 1 there is one head: the concatenation is head₁ = A V, and W_O only mixes its features.")
+    parts = ", ".join(f"{figures.head_title(i)}: {s:.2f}" for i, s in enumerate(sizes))
+    # Translators: {parts} lists each head's size, e.g. "head 1: 0.52, head 2: 0.61"; headᵢ is the seed's notation
+    return ngettext("Each head writes its own {d_k} column of the concatenation. Row block i of W_O reads only head "
+                    "i, so MultiHead(X) = Σᵢ headᵢ W_O⁽ⁱ⁾: a sum of one term per head, and W_O is where they meet. The "
+                    "size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.",
+                    "Each head writes its own {d_k} columns of the concatenation. Row block i of W_O reads only head "
+                    "i, so MultiHead(X) = Σᵢ headᵢ W_O⁽ⁱ⁾: a sum of one term per head, and W_O is where they meet. The "
+                    "size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.", d_k).format(d_k=d_k, parts=parts)
 
 
 FORWARD_GATE = gate("forward", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORWARD,))

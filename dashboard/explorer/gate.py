@@ -20,6 +20,7 @@ from dash.exceptions import PreventUpdate
 from .. import limits, trainer
 from ..attention import HEAD_CHOICES
 from ..figures import Display
+from ..i18n import _
 from ..state import Setting
 from .ids import (CONFIG, DISPLAY, HEADS, LEARN_READY, LEARN_REQUESTED, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY,
                   SIZE, TAB, TAU, WEIGHTS)
@@ -64,11 +65,15 @@ class Shown(NamedTuple):
     message: str
 
 
-BAD_TRAINING_SEED = f"Choose a training seed {limits.TRAINING_SEEDS[0]} to {limits.TRAINING_SEEDS[-1]}."
+def bad_training_seed() -> str:
+    return _("Choose a training seed {first} to {last}.").format(first=limits.TRAINING_SEEDS[0],
+                                                                  last=limits.TRAINING_SEEDS[-1])
 
 
 def training_message(seed: int) -> str:
-    return f"training seed {seed} for h = {', '.join(map(str, HEAD_CHOICES[:-1]))} and {HEAD_CHOICES[-1]} …"
+    # Translators: a status while the learning lab trains; "h = 1, 2, 4 and 8" are the numbers of heads.
+    return _("training seed {seed} for h = {heads} and {last} …").format(
+        seed=seed, heads=", ".join(map(str, HEAD_CHOICES[:-1])), last=HEAD_CHOICES[-1])
 
 
 def shown_seed(seed, ready) -> Shown:
@@ -77,7 +82,7 @@ def shown_seed(seed, ready) -> Shown:
     try:
         seed = limits.training_seed(seed)
     except limits.Invalid:
-        return Shown(None, BAD_TRAINING_SEED)
+        return Shown(None, bad_training_seed())
     if not (limits.is_int(ready) and ready == seed):
         return Shown(None, training_message(seed))
     # Another worker may have trained it (each trains its own): the runs are deterministic, so this one trains

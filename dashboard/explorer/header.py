@@ -10,8 +10,9 @@ from __future__ import annotations
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, html
 
-from .. import limits, prefs
+from .. import languages, limits, prefs
 from ..attention import HEAD_CHOICES
+from ..i18n import N_, _
 from ..wiring import Callbacks
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB
 from .wiring import clientside_callback
@@ -19,7 +20,7 @@ from .wiring import clientside_callback
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
 SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (Enter and leaving the box included)
 # Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
-PHONE_TAB_LABELS = {"example": "Example", "mixing": "Mixing", "clinic": "Bugs"}
+PHONE_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
 
 # The header's own clientside callbacks: window.dash_clientside.header (assets/header.js).
 CALLBACKS = Callbacks("header")
@@ -28,9 +29,9 @@ CLASS_LINK = "class-link"
 
 def tab_label(tab: str, label: str):
     if tab not in PHONE_TAB_LABELS:
-        return label
-    return [html.Span(label, className="phone-hidden"),
-            html.Span(PHONE_TAB_LABELS[tab], className="phone-only", **{"aria-hidden": "true"})]
+        return _(label)
+    return [html.Span(_(label), className="phone-hidden"),
+            html.Span(_(PHONE_TAB_LABELS[tab]), className="phone-only", **{"aria-hidden": "true"})]
 
 
 def layout() -> dbc.Navbar:
@@ -38,18 +39,21 @@ def layout() -> dbc.Navbar:
     return dbc.Navbar(
         dbc.Container(
             [
-                html.H1("Multi-head attention", className="navbar-brand me-2 mb-0 header-brand"),
+                html.H1(_("Multi-head attention"), className="navbar-brand me-2 mb-0 header-brand"),
                 html.Div(
                     [
                         # Native controls: a button group and a number box, both reached and set from the keyboard.
-                        html.Span(["heads", html.Span(" h", className="phone-hidden")], id="heads-label",
+                        # Translators: the number h of attention heads, chosen by the buttons beside it.
+                        html.Span([_("heads"), html.Span(" h", className="phone-hidden")], id="heads-label",
                                   className="small"),
                         html.Div(dbc.RadioItems(
                             id=HEADS, options=[{"label": str(h), "value": h} for h in HEAD_CHOICES],
                             value=limits.DEFAULT_HEADS, inline=True, className="btn-group", inputClassName="btn-check",
                             labelClassName="btn btn-sm btn-outline-primary", labelCheckedClassName="active",
                         ), role="radiogroup", **{"aria-labelledby": "heads-label"}),
-                        html.Label([html.Span("example ", className="phone-hidden"), "seed"], htmlFor=SEED,
+                        # Translators: the random seed of the worked example's tokens and weights.
+                        html.Label([html.Span(_("example seed"), className="phone-hidden"),
+                                    html.Span(_("seed"), className="phone-only")], htmlFor=SEED,
                                    className="small mb-0 ms-1"),
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
                                   value=limits.DEFAULT_SEED, debounce=SEED_DEBOUNCE_MS, size="sm",
@@ -57,16 +61,17 @@ def layout() -> dbc.Navbar:
                         html.Div(id=SEED_MESSAGE, className="seed-message small", role="status"),
                     ],
                     className="header-model d-flex align-items-center gap-2", role="group",
-                    **{"aria-label": "example"},
+                    **{"aria-label": _("example")},
                 ),
                 *prefs.menu(
                     [
                         prefs.theme_switch(),
-                        dbc.Switch(id=LECTURE, label="lecture mode", value=False, className="mb-0 small"),
-                        html.A("class mode", id=CLASS_LINK, href="/class", className="small",
-                               title="ask the room a question", **{"data-session-key": prefs.RUNNING_SESSION}),
+                        dbc.Switch(id=LECTURE, label=_("lecture mode"), value=False, className="mb-0 small"),
+                        html.A(_("class mode"), id=CLASS_LINK, href="/class", className="small",
+                               title=_("ask the room a question"), **{"data-session-key": prefs.RUNNING_SESSION}),
+                        languages.switch(),
                     ],
-                    label="theme, lecture mode, class mode",
+                    label=_("theme, lecture mode, class mode, language"),
                 ),
                 dbc.RadioItems(
                     id=TAB, options=[{"label": tab_label(k, v), "value": k} for k, v in limits.TABS.items()],
@@ -89,6 +94,7 @@ def layout() -> dbc.Navbar:
 clientside_callback("display", Output(DISPLAY, "data"), Input(LECTURE, "value"), State(CONFIG, "data"))
 
 prefs.wire_menu(CALLBACKS)
+languages.wire(CALLBACKS)
 # The theme switch starts at the browser's stored choice and stores a new one; lecture mode is copied to the
 # browser for class mode's pages (the explorer's own is in its URL).
 CALLBACKS.clientside_callback("explorerPrefs", Output(prefs.THEME, "value"), Input(prefs.THEME, "value"),

@@ -10,9 +10,10 @@ from functools import lru_cache
 import dash_bootstrap_components as dbc
 from dash import Output, Patch, html
 
-from .. import explain, limits
+from .. import explain, i18n, limits
 from ..figures import Display
 from ..figures import influence as fig
+from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import CELL, DISPLAYED, SETTING, gate
@@ -44,37 +45,42 @@ def _beside(text: list, view: list) -> dbc.Row:
 def layout() -> html.Div:
     return html.Div(
         [
-            html.H3("A large weight, a small effect?", className="h5"),
+            # Translators: an attention weight, and the effect of the key's value on the output.
+            html.H3(_("A large weight, a small effect?"), className="h5"),
             _beside(
-                [html.P("Output r is a sum over heads and keys: output_r = Σᵢ Σⱼ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾, where "
-                        "v_j⁽ⁱ⁾ is key j's value in head i (d/h numbers) and W_O⁽ⁱ⁾ the row block of W_O that "
-                        "reads head i. So what key j adds to output r through head i is a vector, and its size"),
+                # Translators: the sentence goes on after a formula: "and its size N = … is the weight times …".
+                [html.P(_("Output r is a sum over heads and keys: output_r = Σᵢ Σⱼ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾, where "
+                          "v_j⁽ⁱ⁾ is key j's value in head i (d/h numbers) and W_O⁽ⁱ⁾ the row block of W_O that "
+                          "reads head i. So what key j adds to output r through head i is a vector, and its size")),
                  html.P("N⁽ⁱ⁾_rj = ‖A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖ = A⁽ⁱ⁾_rj × ‖v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖", className="formula-text"),
-                 html.P("is the weight times the length of the key's value as the head writes it into the output "
-                        "(Kobayashi et al. 2020, “Attention is Not Only a Weight”). A large weight on a short "
-                        "value moves the output little; a small weight on a long one can move it more. Click a "
-                        "cell to follow its path in the drill-down above.")],
+                 # Translators: the end of the sentence before the formula: "its size N = … is the weight times …".
+                 html.P(_("is the weight times the length of the key's value as the head writes it into the output "
+                          "(Kobayashi et al. 2020, “Attention is Not Only a Weight”). A large weight on a short "
+                          "value moves the output little; a small weight on a long one can move it more. Click a "
+                          "cell to follow its path in the drill-down above."))],
                 [graph(INFLUENCE)]),
             _beside(
-                [html.P("Three measures of key j's effect on output r through the whole layer, all lengths in "
-                        "the output space:"),
-                 html.Ul([html.Li("N_rj = ‖Σᵢ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: the heads' pieces for key j added up "
-                                  "first, so they can cancel;"),
-                          html.Li("leave key j out: drop it from every head's softmax (the other weights grow to "
-                                  "fill its share) and measure how far output r moves;"),
-                          html.Li("gradient × input ‖(∂ output_r / ∂ x_j) x_j‖: x_j is a value, a key (it moves "
-                                  "its own weights) and, for r = j, the query, exactly through the softmax.")])],
+                [html.P(_("Three measures of key j's effect on output r through the whole layer, all lengths in "
+                          "the output space:")),
+                 html.Ul([html.Li(_("N_rj = ‖Σᵢ A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: the heads' pieces for key j added up "
+                                    "first, so they can cancel;")),
+                          html.Li(_("leave key j out: drop it from every head's softmax (the other weights grow to "
+                                    "fill its share) and measure how far output r moves;")),
+                          html.Li(_("gradient × input ‖(∂ output_r / ∂ x_j) x_j‖: x_j is a value, a key (it moves "
+                                    "its own weights) and, for r = j, the query, exactly through the softmax."))])],
                 [graph(INFLUENCE_LAYER)]),
-            html.H4("Where they disagree", className="h6"),
+            # Translators: where the attention weights and the measures of influence rank the keys differently.
+            html.H4(_("Where they disagree"), className="h6"),
             html.P(id=RANKING_TEXT, className="prose live-text", **{"aria-live": "polite"}),
             html.Div(id=RANKING, className="influence-ranking-box mb-4", tabIndex="0", role="region",  # scrolls: keys
-                     **{"aria-label": "the selected query's keys under every measure"}),
-            html.H4("Heads: sharp is not the same as important", className="h6"),
+                     **{"aria-label": _("the selected query's keys under every measure")}),
+            # Translators: a sharp attention head puts most of its weight on a few keys (a low entropy).
+            html.H4(_("Heads: sharp is not the same as important"), className="h6"),
             _beside(
-                [html.P("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is everything it moves there; "
-                        "switching the head off (head_i = 0, as in the learning lab's surgery) changes output r by "
-                        "‖(head_i W_O⁽ⁱ⁾)_r‖, which is smaller where the keys' pieces point different ways and "
-                        "cancel. A head can attend sharply, with a low entropy, and still matter little."),
+                [html.P(_("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is everything it moves there; "
+                          "switching the head off (head_i = 0, as in the learning lab's surgery) changes output r by "
+                          "‖(head_i W_O⁽ⁱ⁾)_r‖, which is smaller where the keys' pieces point different ways and "
+                          "cancel. A head can attend sharply, with a low entropy, and still matter little.")),
                  html.P(id=HEAD_TEXT, className="live-text", **{"aria-live": "polite"}),
                  html.Div(id=HEAD_TABLE)],
                 [graph(HEAD_EFFECTS)]),
@@ -89,14 +95,14 @@ def measures(s: Setting) -> explain.Influence:
     return explain.influence(r, ex.W_O)
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def influence_figures(s: Setting, display: Display) -> tuple[dict, dict]:
     m = measures(s)
     return fig.per_head_influence(m.per_head, display), \
         fig.layer_influence(m.layer, m.leave_one_out, m.grad_input, display)
 
 
-@lru_cache(maxsize=SETTINGS_CACHED)
+@i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def heads_view(s: Setting, display: Display) -> tuple[dict, str, html.Table]:
     ex, r = model(s)
     effect = explain.head_effects(r, measures(s), ex.W_O)
@@ -153,7 +159,7 @@ def export_state(s: Setting, cell) -> dict:
     m = measures(s)
     ex, r = model(s)
     effect = explain.head_effects(r, m, ex.W_O)
-    selected, _ = limits.cell(*cell, s.h, s.n)
+    selected, _message = limits.cell(*cell, s.h, s.n)
     return {"influence_per_head": m.per_head.tolist(), "influence": m.layer.tolist(),
             "leave_one_out": m.leave_one_out.tolist(), "gradient_x_input": m.grad_input.tolist(),
             "value_size": m.value_size.tolist(), "head_total_influence": effect.total.tolist(),

@@ -4,21 +4,34 @@ the heads' effects, and the drill-down's path from a weight to its influence."""
 
 from __future__ import annotations
 
+from functools import reduce
+
 import numpy as np
 from dash import html
 
 from .. import explain, figures
 from ..figures.influence import influence_label
+from ..i18n import _
 from .summary import as_shown, heads_named
 
 
 def ordinal(k: int) -> str:
     k = int(k)
-    return f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+    last = 0 if 10 <= k % 100 <= 20 else k % 10
+    # Translators: ordinals, "1st", "2nd", "3rd", "4th" (a rank); in a language with one form, translate all alike.
+    forms = {1: _("{k}st"), 2: _("{k}nd"), 3: _("{k}rd")}
+    # Translators: ordinals, "4th", "11th" (a rank); in a language with one form, translate all alike.
+    return forms.get(last, _("{k}th")).format(k=k)
 
 
 def rho_text(rho: float) -> str:
-    return "undefined (every key ties)" if np.isnan(rho) else f"{rho:+.2f}"
+    # Translators: Spearman's rank correlation is undefined when every attention key has the same value.
+    return _("undefined (every key ties)") if np.isnan(rho) else f"{rho:+.2f}"
+
+
+def and_list(values: list[str]) -> str:
+    """'a and b and c'."""
+    return reduce(lambda a, b: _("{a} and {b}").format(a=a, b=b), values)
 
 
 def top_key(ranks: np.ndarray) -> int:
@@ -32,36 +45,54 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     n = q.values.shape[1]
     w_rank, n_rank = int(q.ranks[0, j]), int(q.ranks[1, j])
     A, N = figures.head_label(i), influence_label(i)
-    agree = (f"Spearman's ρ between the two rankings: {rho_text(q.rho[0])}; the top keys "
-             + ("match" if q.top_match[0] else
-                f"differ (key {top_key(q.ranks[0])} by weight, key {top_key(q.ranks[1])} by influence)") + ".")
+    # Translators: two rankings of the attention keys, by attention weight and by influence.
+    agree = (_("Spearman's ρ between the two rankings: {rho}; the top keys match.") if q.top_match[0] else
+             _("Spearman's ρ between the two rankings: {rho}; the top keys differ (key {by_weight} by weight, key "
+               "{by_influence} by influence).")).format(rho=rho_text(q.rho[0]), by_weight=top_key(q.ranks[0]),
+                                                        by_influence=top_key(q.ranks[1]))
     if w_rank == n_rank:
-        return (f"In head {i + 1}, for query {r}, every one of the {n} keys keeps its rank from weight to "
-                f"influence. " + agree)
+        # Translators: attention head {head}, query {r}; "keys" are attention keys.
+        return " ".join([_("In head {head}, for query {r}, every one of the {n} keys keeps its rank from weight to "
+                           "influence.").format(head=i + 1, r=r, n=n), agree])
     weight, size, infl = q.values[0, j], q.value_size[j], q.values[1, j]
     others = q.value_size[q.passed]
-    down = n_rank > w_rank
-    keys = (f"the one key {'that passes it' if down else 'it passes'}, key {int(q.passed[0])}, has a "
-            f"{'longer' if down else 'shorter'} one ({others[0]:.3f})") if len(others) == 1 else \
-           (f"each of the {len(others)} keys {'that pass it' if down else 'it passes'} has a "
-            f"{'longer' if down else 'shorter'} one ({others.min():.3f} to {others.max():.3f})")
     sup = figures.head_sup(i)
-    return (f"In head {i + 1}, for query {r}, key {j} moves most: {ordinal(w_rank)} of {n} by weight "
-            f"({A}[{r}, {j}] = {weight:.3f}) but {ordinal(n_rank)} by influence "
-            f"({N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}). Its value through W_O is "
-            f"{'short' if down else 'long'}, ‖v{sup}_{j} W_O{sup}‖ = {size:.3f}, and {keys}. " + agree)
+    # Translators: {weight} and {influence} are formulas, as A⁽¹⁾[2, 5] = 0.300; "key" is an attention key.
+    moves = _("In head {head}, for query {r}, key {j} moves most: {weight_rank} of {n} by weight ({weight}) but "
+              "{influence_rank} by influence ({influence}).").format(
+        head=i + 1, r=r, j=j, n=n, weight_rank=ordinal(w_rank), influence_rank=ordinal(n_rank),
+        weight=f"{A}[{r}, {j}] = {weight:.3f}", influence=f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}")
+    # Translators: {size} is a formula, ‖v⁽¹⁾_5 W_O⁽¹⁾‖ = 0.812: the length of an attention key's value; "it" is
+    # that key.
+    if n_rank > w_rank and len(others) == 1:
+        why = _("Its value through W_O is short, {size}, and the one key that passes it, key {k}, has a longer one "
+                "({other:.3f}).")
+    elif n_rank > w_rank:
+        why = _("Its value through W_O is short, {size}, and each of the {count} keys that pass it has a longer one "
+                "({low:.3f} to {high:.3f}).")
+    elif len(others) == 1:
+        why = _("Its value through W_O is long, {size}, and the one key it passes, key {k}, has a shorter one "
+                "({other:.3f}).")
+    else:
+        why = _("Its value through W_O is long, {size}, and each of the {count} keys it passes has a shorter one "
+                "({low:.3f} to {high:.3f}).")
+    why = why.format(size=f"‖v{sup}_{j} W_O{sup}‖ = {size:.3f}", k=int(q.passed[0]), other=others[0],
+                     count=len(others), low=others.min(), high=others.max())
+    return f"{moves} {why} {agree}"
 
 
 def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
     """Query r's keys under every measure, each value with its rank; the foot: how each pair agrees."""
     i, r = q.head, q.query
-    header = [f"{figures.head_label(i)}[{r}, j]", f"{influence_label(i)}[{r}, j]", "mean A[r, j]", "N[r, j]",
-              "leave j out", "grad × input"]
+    # Translators: table columns: the mean attention weight over the heads, leaving attention key j out, and the
+    # gradient times the input.
+    header = [f"{figures.head_label(i)}[{r}, j]", f"{influence_label(i)}[{r}, j]", _("mean A[r, j]"), "N[r, j]",
+              _("leave j out"), _("grad × input")]
     body = []
     for j in range(q.values.shape[1]):
         marks = "selected" if j == selected_key else None
         name = [str(j)] + ([html.Span(" ↕", **{"aria-hidden": "true"}),
-                            html.Span(" (moves most)", className="visually-hidden")] if j == q.mover else [])
+                            html.Span(" " + _("(moves most)"), className="visually-hidden")] if j == q.mover else [])
         shown = [html.Td(f"{v:.3f} ({k})") for v, k in zip(q.values[:, j], q.ranks[:, j])]
         cells = [html.Th(name, scope="row"), *shown[:2], html.Td(f"{q.value_size[j]:.3f}"), *shown[2:]]
         body.append(html.Tr(cells, className=marks))
@@ -72,15 +103,20 @@ def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
         return html.Tr([html.Th(label, scope="row"), html.Td("—"), html.Td(show(against[1])), html.Td(""),
                         html.Td("—"), *(html.Td(show(a)) for a in against[3:])])
     return html.Table(
-        [html.Caption(f"Query {r}: every key under each measure, rank in brackets (1 = largest); "
-                      f"‖v W_O‖ is head {i + 1}'s. The foot compares each measure with the weight beside it "
-                      f"(head {i + 1}'s for {influence_label(i)}, the mean over heads for the layer's)."),
-         html.Thead(html.Tr([html.Th("key j", scope="col"), *(html.Th(t, scope="col") for t in header[:2]),
+        # Translators: a table's caption: attention query {r}, its keys, attention head {head}.
+        [html.Caption(_("Query {r}: every key under each measure, rank in brackets (1 = largest); ‖v W_O‖ is head "
+                        "{head}'s. The foot compares each measure with the weight beside it (head {head}'s for {N}, "
+                        "the mean over heads for the layer's).").format(r=r, head=i + 1, N=influence_label(i))),
+         # Translators: an attention key j.
+         html.Thead(html.Tr([html.Th(_("key j"), scope="col"), *(html.Th(t, scope="col") for t in header[:2]),
                              html.Th(f"‖v_j W_O{figures.head_sup(i)}‖", scope="col"),
                              *(html.Th(t, scope="col") for t in header[2:])])),
          html.Tbody(body),
-         html.Tfoot([foot("Spearman's ρ", lambda a: rho_text(a[0])),
-                     foot("same top key", lambda a: "yes" if a[1] else "no")])],
+         html.Tfoot([foot(_("Spearman's ρ"), lambda a: rho_text(a[0])),
+                     # Translators: whether two measures rank the same attention key first.
+                     foot(_("same top key"),
+                          # Translators: the answers in the row "same top key".
+                          lambda a: _("yes") if a[1] else _("no"))])],
         className="table table-sm drill-table influence-ranking")
 
 
@@ -90,36 +126,48 @@ def head_text(entropy: np.ndarray, effect: explain.HeadEffect) -> str:
     off, total = effect.switched_off.mean(-1), effect.total.mean(-1)  # (h,): mean over the outputs
     h = len(off)
     if h == 1:
-        return (f"With one head, switching it off takes away the whole output: an output moves by {off[0]:.3f} "
-                f"on average, while its keys' pieces add up to {total[0]:.3f} before they cancel. Its rows "
-                f"carry {entropy[0]:.2f} bits.")
+        # Translators: one attention head; its rows' entropy in bits.
+        return _("With one head, switching it off takes away the whole output: an output moves by {off:.3f} on "
+                 "average, while its keys' pieces add up to {total:.3f} before they cancel. Its rows carry "
+                 "{bits:.2f} bits.").format(off=off[0], total=total[0], bits=entropy[0])
     bits, m = [as_shown(e) for e in entropy], int(np.argmax(off))
     sharpest = [i for i, b in enumerate(bits) if b == min(bits)]
     if len(sharpest) > 1:
-        moves = " and ".join(f"{off[i]:.3f}" for i in sharpest)
-        return (f"{heads_named([i + 1 for i in sharpest]).capitalize()} are the sharpest ({min(bits):.2f} bits a "
-                f"row); switching each off moves an output by {moves} on average"
-                + (f"; head {m + 1} matters most ({off[m]:.3f}, with {bits[m]:.2f} bits a row)." if m not in
-                   sharpest else f": head {m + 1}, one of them, is also the one that matters most."))
+        # Translators: {heads} names two or more attention heads, as "heads 1, 3"; {moves}: "0.120 and 0.340".
+        text = (_("{heads} are the sharpest ({bits:.2f} bits a row); switching each off moves an output by {moves} on "
+                  "average; head {m} matters most ({off:.3f}, with {m_bits:.2f} bits a row).") if m not in sharpest else
+                _("{heads} are the sharpest ({bits:.2f} bits a row); switching each off moves an output by {moves} on "
+                  "average: head {m}, one of them, is also the one that matters most."))
+        return text.format(heads=heads_named([i + 1 for i in sharpest]).capitalize(), bits=min(bits),
+                           moves=and_list([f"{off[i]:.3f}" for i in sharpest]), m=m + 1, off=off[m], m_bits=bits[m])
     s = sharpest[0]
     place = 1 + int((off > off[s]).sum())
-    return (f"Head {s + 1} is the sharpest ({entropy[s]:.2f} bits a row), and switching it off moves an output "
-            f"by {off[s]:.3f} on average, the {ordinal(place)} largest change of the {h} heads"
-            + (f"; head {m + 1} matters most ({off[m]:.3f}, with {entropy[m]:.2f} bits a row)." if m != s else
-               ": here the sharpest head is also the one that matters most."))
+    # Translators: {place} is an ordinal, as "2nd"; attention heads, with their rows' entropy in bits.
+    text = (_("Head {s} is the sharpest ({bits:.2f} bits a row), and switching it off moves an output by {off:.3f} on "
+              "average, the {place} largest change of the {h} heads; head {m} matters most ({m_off:.3f}, with "
+              "{m_bits:.2f} bits a row).") if m != s else
+            _("Head {s} is the sharpest ({bits:.2f} bits a row), and switching it off moves an output by {off:.3f} on "
+              "average, the {place} largest change of the {h} heads: here the sharpest head is also the one that "
+              "matters most."))
+    return text.format(s=s + 1, bits=entropy[s], off=off[s], place=ordinal(place), h=h, m=m + 1, m_off=off[m],
+                       m_bits=entropy[m])
 
 
 def head_table(entropy: np.ndarray, effect: explain.HeadEffect, n: int) -> html.Table:
     off, total = effect.switched_off.mean(-1), effect.total.mean(-1)
-    rows = [html.Tr([html.Th(f"head {i + 1}", scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{t:.3f}"),
+    # Translators: an attention head's name, "head 2".
+    rows = [html.Tr([html.Th(_("head {k}").format(k=i + 1), scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{t:.3f}"),
                      html.Td(f"{o:.3f}"), html.Td(f"{o / t:.0%}" if t > 0 else "—")])
             for i, (e, t, o) in enumerate(zip(entropy, total, off))]
     return html.Table(
-        [html.Caption(f"Each head, averaged over the {n} outputs: its entropy (uniform attention: "
-                      f"{np.log2(n):.2f} bits), its total influence Σⱼ N⁽ⁱ⁾, the change ‖Δ output‖ when it is "
-                      "switched off, and how much of the total that is (the rest cancels)"),
-         html.Thead(html.Tr([html.Th("head", scope="col"), html.Th("bits", scope="col"),
-                             html.Th("Σⱼ N", scope="col"), html.Th("off", scope="col"), html.Th("kept", scope="col")])),
+        [html.Caption(_("Each head, averaged over the {n} outputs: its entropy (uniform attention: {uniform:.2f} "
+                        "bits), its total influence Σⱼ N⁽ⁱ⁾, the change ‖Δ output‖ when it is switched off, and how "
+                        "much of the total that is (the rest cancels)").format(n=n, uniform=np.log2(n))),
+         # Translators: columns: an attention head, its entropy in bits, the change when it is switched off, and
+         # the share of its total influence that is kept.
+         html.Thead(html.Tr([html.Th(_("head"), scope="col"), html.Th(_("bits"), scope="col"),
+                             html.Th("Σⱼ N", scope="col"), html.Th(_("off"), scope="col"),
+                             html.Th(_("kept"), scope="col")])),
          html.Tbody(rows)],
         className="table table-sm drill-table influence-heads-table w-auto")
 
@@ -128,17 +176,26 @@ def cell_table(c: explain.CellInfluence, i: int, r: int, j: int) -> html.Div:
     """The drill-down's path from the weight A^(i)_rj to what key j adds to output r through head i."""
     s = figures.head_sup(i)
     vector = lambda v: "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"  # noqa: E731
-    rows = [("weight", f"A{s}[{r}, {j}]", f"{c.weight:.3f}", f"{ordinal(c.weight_rank)} of {c.n}"),
-            ("value", f"v{s}_{j}", vector(c.value), ""),
-            ("into the output", f"v{s}_{j} W_O{s}", vector(c.value_out), ""),
-            ("its length", f"‖v{s}_{j} W_O{s}‖", f"{c.size:.3f}", ""),
-            ("influence", f"N{s}[{r}, {j}] = weight × length", f"{c.weight:.3f} × {c.size:.3f} = {c.influence:.3f}",
-             f"{ordinal(c.influence_rank)} of {c.n}")]
+    # Translators: a rank, as "3rd of 12".
+    rank = lambda k: _("{rank} of {n}").format(rank=ordinal(k), n=c.n)
+    # Translators: the steps from an attention weight to its influence: the weight, the key's value (its vector),
+    # that value written into the output, its length, and the influence = weight × length.
+    rows = [(_("weight"), f"A{s}[{r}, {j}]", f"{c.weight:.3f}", rank(c.weight_rank)),
+            (_("value"), f"v{s}_{j}", vector(c.value), ""),
+            (_("into the output"), f"v{s}_{j} W_O{s}", vector(c.value_out), ""),
+            (_("its length"), f"‖v{s}_{j} W_O{s}‖", f"{c.size:.3f}", ""),
+            (_("influence"), _("{N} = weight × length").format(N=f"N{s}[{r}, {j}]"),
+             f"{c.weight:.3f} × {c.size:.3f} = {c.influence:.3f}", rank(c.influence_rank))]
     return html.Div([
         html.Table(
-            [html.Caption(f"What key {j} adds to output {r} through head {i + 1}: A{s}[{r}, {j}] v{s}_{j} W_O{s}"),
-             html.Thead(html.Tr([html.Th("step", scope="col"), html.Th("quantity", scope="col"),
-                                 html.Th("value", scope="col"), html.Th(f"rank in row {r}", scope="col")])),
+            # Translators: attention key {j}, output (query) {r}, attention head {head}; {formula} is math.
+            [html.Caption(_("What key {j} adds to output {r} through head {head}: {formula}").format(
+                j=j, r=r, head=i + 1, formula=f"A{s}[{r}, {j}] v{s}_{j} W_O{s}")),
+             # Translators: columns: a step of the path, the quantity's formula, its number,
+             # and its rank in row {r} of the matrix.
+             html.Thead(html.Tr([html.Th(_("step"), scope="col"), html.Th(_("quantity"), scope="col"),
+                                 html.Th(_("value"), scope="col"),
+                                 html.Th(_("rank in row {r}").format(r=r), scope="col")])),
              html.Tbody([html.Tr([html.Th(step, scope="row"), html.Td(name), html.Td(value, className="font-monospace"),
                                   html.Td(place)]) for step, name, value, place in rows])],
             className="table table-sm drill-table influence-path"),

@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import dash_bootstrap_components as dbc
 import numpy as np
 from dash import Input, Output, State, dcc, html, no_update
 
 from .. import attention as core
-from .. import figures, limits, trainer, training
+from .. import figures, i18n, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
 from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
+from ..i18n import _
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
 from .summary import as_shown
-from .gate import BAD_TRAINING_SEED, DISPLAYED, HEADS_ONLY, TRAINED, field, gate, training_message
+from .gate import DISPLAYED, HEADS_ONLY, TRAINED, bad_training_seed, field, gate, training_message
 from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, URL, section_id
 from .ui import TabSection, graph, text_beside_view
 from .wiring import callback, clientside_callback
@@ -59,10 +58,11 @@ def layout() -> TabSection:
     first = limits.TRAINING_SEEDS[0]
     trainer_controls = html.Div(
         [
-            html.Label("training seed", htmlFor=LEARN_SEED, className="small mb-0"),
+            html.Label(_("training seed"), htmlFor=LEARN_SEED, className="small mb-0"),
             dbc.Input(id=LEARN_SEED, type="number", min=first, max=limits.TRAINING_SEEDS[-1], step=1, value=first,
                       debounce=True, size="sm", className="seed-box"),
-            dbc.Button("train h = 1, 2, 4, 8", id=LEARN_TRAIN, color="primary"),
+            # Translators: a button that trains the layer with h = 1, 2, 4 and 8 attention heads.
+            dbc.Button(_("train h = 1, 2, 4, 8"), id=LEARN_TRAIN, color="primary"),
             html.Span(id=LEARN_STATUS, className="small text-body-secondary", role="status"),
             share_link(),
             dcc.Store(id=LEARN_REQUESTED, data=first),
@@ -74,7 +74,8 @@ def layout() -> TabSection:
     steps = limits.TRAINING_STEPS
     player = html.Div(
         [
-            dbc.Button("play", id=LEARN_PLAY, color="secondary", outline=True, size="sm"),
+            # Translators: a button that plays the training steps like a film.
+            dbc.Button(_("play"), id=LEARN_PLAY, color="secondary", outline=True, size="sm"),
             html.Div(dcc.Slider(id=LEARN_STEP, min=steps[0], max=steps[-1], step=steps.step, value=steps[-1],
                                 updatemode="drag", allow_direct_input=False, marks={s: str(s) for s in steps[::5]}),
                      className="flex-grow-1"),
@@ -88,7 +89,7 @@ def layout() -> TabSection:
             graph(LEARN_LOSS),
             html.P(id=LEARN_LOSS_TEXT, className="mb-4 live-text", **{"aria-live": "polite"}),
             text_beside_view(["learning_heads"], [
-                html.Label("training step", htmlFor=LEARN_STEP, id="learn-step-label", className="small"), player,
+                html.Label(_("training step"), htmlFor=LEARN_STEP, id="learn-step-label", className="small"), player,
                 graph(LEARN_ATTENTION), html.P(id=LEARN_ROLES, className="mt-2", **{"aria-live": "polite"}),
                 html.Div(id=LEARN_MASS, className="mt-2")]),
             surgery.layout(),
@@ -101,8 +102,8 @@ def share_link() -> html.Div:
     """The model bar's "copy link" is not on this tab: this one copies the same URL, which holds this tab's
     training seed, step and surgery."""
     return html.Div(
-        [dbc.Button("copy link", id=LEARN_COPY, size="sm", color="secondary", outline=True),
-         dbc.Label("link to this view", html_for=LEARN_LINK, className="visually-hidden"),
+        [dbc.Button(_("copy link"), id=LEARN_COPY, size="sm", color="secondary", outline=True),
+         dbc.Label(_("link to this view"), html_for=LEARN_LINK, className="visually-hidden"),
          dbc.Input(id=LEARN_LINK, readonly=True, size="sm", className="share-link"),
          html.Span(id=LEARN_LINK_STATUS, className="small", role="status")],
         className="d-flex flex-wrap align-items-center gap-2 export",
@@ -114,22 +115,23 @@ def precompute_defaults() -> None:
     trainer.train_here(limits.TRAINING_SEEDS[0])
 
 
-@lru_cache(maxsize=limits.DISPLAYS)
+@i18n.lru_cache(maxsize=limits.DISPLAYS)
 def task_figure(display: Display) -> dict:
     return fig.target_mixing_figure(*training.target_mixings(), display)
 
 
-@lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
+@i18n.lru_cache(maxsize=len(limits.TRAINING_SEEDS) * limits.DISPLAYS)
 def loss_figure(seed: int, display: Display) -> dict:
     curves = {h: (run.losses, run.test_loss) for h, run in trainer.training_runs(seed).items()}
     return fig.loss_curves(curves, training.SINGLE_MIXING_FLOOR, display)
 
 
-@lru_cache(maxsize=RUNS * limits.DISPLAYS)
+@i18n.lru_cache(maxsize=RUNS * limits.DISPLAYS)
 def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, list]:
     """The learned heads as a figure, and the attention masses as [own, next] lists."""
     A, own, nxt, step = learned_attention(h, seed, k)
-    titles = [f"{figures.head_title(i)}, step {step}" for i in range(h)]
+    # Translators: a panel's title: an attention head's name ("head 2") at a training step.
+    titles = [_("{head}, step {step}").format(head=figures.head_title(i), step=step) for i in range(h)]
     grid = figures.heatmap_grid(A, titles, zmax=LEARNED_ZMAX, display=display)
     return grid, [own.tolist(), nxt.tolist()]
 
@@ -142,7 +144,7 @@ def poll_training(requested, _polls):
     try:
         seed = limits.training_seed(REQUEST_GATE.read(requested).seed)
     except limits.Invalid:
-        return no_update, True, BAD_TRAINING_SEED
+        return no_update, True, bad_training_seed()
     if trainer.training_runs(seed, wait=False) is None:
         return no_update, False, training_message(seed)
     return seed, True, ""
@@ -169,9 +171,17 @@ def loss_text(seed: int) -> str:
     runs = trainer.training_runs(seed)
     losses = "; ".join(f"h = {h}: {run.test_loss:.3f}" for h, run in runs.items())
     one, line = (as_shown(x, 3) for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
-    where = "below" if one < line else "above" if one > line else "on"
-    return (f"Training seed {seed}, test loss (MSE) after {len(runs[1].losses)} steps: {losses}. h = 1 ended {where} "
-            f"the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not depend on the input.")
+    if one < line:
+        ended = _("h = 1 ended below the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
+                  "depend on the input.")
+    elif one > line:
+        ended = _("h = 1 ended above the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
+                  "depend on the input.")
+    else:
+        ended = _("h = 1 ended on the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
+                  "depend on the input.")
+    return " ".join([_("Training seed {seed}, test loss (MSE) after {steps} steps: {losses}.").format(
+        seed=seed, steps=len(runs[1].losses), losses=losses), ended.format(line=line)])
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
@@ -186,31 +196,41 @@ def update_learning_heads(controls):
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
 
 
-def role(own: float, nxt: float) -> str:
+def role(head: str, own: float, nxt: float) -> str:
     """A head's role, read from its attention masses as shown; an even head puts 1/3 on each cluster."""
-    masses = f"{own:.2f} own, {nxt:.2f} next"
+    # Translators: the attention a head puts on a token's own cluster and on the next cluster.
+    masses = _("{own:.2f} own, {next:.2f} next").format(own=own, next=nxt)
     if as_shown(max(own, nxt)) <= 0.5:
-        return f"has not picked a cluster yet ({masses})"
-    return f"puts most on {'its own' if as_shown(own) > as_shown(nxt) else 'the next'} cluster ({masses})"
+        # Translators: {head} is an attention head's name, as A⁽²⁾.
+        message = _("{head} has not picked a cluster yet ({masses})")
+    elif as_shown(own) > as_shown(nxt):
+        message = _("{head} puts most on its own cluster ({masses})")
+    else:
+        message = _("{head} puts most on the next cluster ({masses})")
+    return message.format(head=head, masses=masses)
 
 
 def roles(own: list, nxt: list, A: np.ndarray, step: int) -> str:
     """One sentence: what each head does at this step, measured, and how far from even its map is. One head has
     one map for all eight features, so it cannot give features 0–3 one cluster and 4–7 the other."""
     if len(own) == 1:
-        heads = (f"the one head, {figures.head_label(0)}, puts {own[0]:.2f} on a token's own cluster and "
-                 f"{nxt[0]:.2f} on the next, and mixes all eight features with this one map")
+        heads = _("the one head, {head}, puts {own:.2f} on a token's own cluster and {next:.2f} on the next, and "
+                  "mixes all eight features with this one map").format(head=figures.head_label(0), own=own[0],
+                                                                       next=nxt[0])
     else:
-        heads = "; ".join(f"{figures.head_label(i)} {role(o, x)}" for i, (o, x) in enumerate(zip(own, nxt)))
-    return (f"At step {step}, in this run: {heads}. The largest weight in the maps is {A.max():.2f}, against "
-            f"{1 / core.N_TOKENS:.2f} for even attention.")
+        heads = "; ".join(role(figures.head_label(i), o, x) for i, (o, x) in enumerate(zip(own, nxt)))
+    # Translators: {heads} is what each attention head does ("A⁽¹⁾ puts most on …; A⁽²⁾ …").
+    return _("At step {step}, in this run: {heads}. The largest weight in the maps is {largest:.2f}, against "
+             "{even:.2f} for even attention.").format(step=step, heads=heads, largest=A.max(),
+                                                      even=1 / core.N_TOKENS)
 
 
 def mass_table(own: list, nxt: list) -> dbc.Table:
-    rows = [html.Tr([html.Th(f"head {i + 1}"), html.Td(f"{o:.2f}"), html.Td(f"{x:.2f}")])
+    # Translators: an attention head's name, "head 2".
+    rows = [html.Tr([html.Th(_("head {k}").format(k=i + 1)), html.Td(f"{o:.2f}"), html.Td(f"{x:.2f}")])
             for i, (o, x) in enumerate(zip(own, nxt))]
     return dbc.Table(
-        [html.Thead(html.Tr([html.Th("attention mass"), html.Th("own cluster"), html.Th("next cluster")])),
+        [html.Thead(html.Tr([html.Th(_("attention mass")), html.Th(_("own cluster")), html.Th(_("next cluster"))])),
          html.Tbody(rows)],
         size="sm", bordered=False, striped=True, className="mass-table w-auto",
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dash import Output, no_update
 
 from .. import attention as core
@@ -12,6 +10,7 @@ from ..figures import Display
 from ..figures import explain as explain_figures
 from ..figures import mixing as fig
 from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
+from ..i18n import _, lru_cache
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .gate import CELL, DISPLAYED, SETTING, field, gate
@@ -61,8 +60,8 @@ def update_mixing(controls, cell, row):
     s, display = view.setting, view.display
     # a query outside the tokens (fewer tokens since it was chosen) has no row to draw: the map says so
     features = (feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else
-                message_figure(f"The selected query is not one of the {s.n} tokens:<br>"
-                               "click a cell of the heatmaps above to choose one."))
+                message_figure(_("The selected query is not one of the {n} tokens:<br>"
+                                 "click a cell of the heatmaps above to choose one.").format(n=s.n)))
     if not MIXING.triggered():
         return (no_update, selection.outline_patch(selected, s) if MIXING_CELL.triggered() else no_update,
                 features if MIXING_QUERY.triggered() else no_update)

@@ -8,6 +8,7 @@ import numpy as np
 from dash import Output, dcc, html
 
 from .. import limits
+from ..i18n import _
 from ..state import model
 from ..urls import url_param
 from . import export
@@ -31,24 +32,30 @@ def tau_label(step: int) -> str:
     return f"{10 ** (step / 10):.2g}"
 
 
+def options(labels: dict) -> list[dict]:
+    """Radio items from {value: label marked N_}."""
+    return [{"label": _(label), "value": value} for value, label in labels.items()]
+
+
 def layout() -> html.Div:
     sizes = limits.SIZES
     return html.Div(
         [
-            html.Fieldset([html.Legend("weights", className="small mb-0"),
-                           dbc.RadioItems(id=WEIGHTS, options=[{"label": v, "value": k} for k, v in limits.WEIGHTS.items()],
+            # Translators: the layer's weight matrices W_Q, W_K, W_V, W_O (not attention weights)
+            html.Fieldset([html.Legend(_("weights"), className="small mb-0"),
+                           dbc.RadioItems(id=WEIGHTS, options=options(limits.WEIGHTS),
                                           value=limits.DEFAULT_WEIGHTS, inline=True, className="small")],
                           className="model-control"),
-            html.Div([html.Label("tokens per cluster", htmlFor=SIZE, id=f"{SIZE}-label", className="small mb-0"),
+            html.Div([html.Label(_("tokens per cluster"), htmlFor=SIZE, id=f"{SIZE}-label", className="small mb-0"),
                       dcc.Slider(id=SIZE, min=sizes[0], max=sizes[-1], step=1, value=limits.DEFAULT_SIZE,
                                  marks={k: str(k) for k in (2, 4, 8, 12, 16)}, allow_direct_input=False,
                                  className="model-slider")],
                      className="model-control"),
-            html.Fieldset([html.Legend("softmax scale", className="small mb-0"),
-                           dbc.RadioItems(id=SCALE, options=[{"label": v, "value": k} for k, v in limits.SCALES.items()],
+            html.Fieldset([html.Legend(_("softmax scale"), className="small mb-0"),
+                           dbc.RadioItems(id=SCALE, options=options(limits.SCALES),
                                           value=limits.DEFAULT_SCALE, inline=True, className="small")],
                           className="model-control"),
-            html.Div([html.Label("temperature τ (lower: sharper)", htmlFor=TAU, id=f"{TAU}-label",
+            html.Div([html.Label(_("temperature τ (lower: sharper)"), htmlFor=TAU, id=f"{TAU}-label",
                                  className="small mb-0"),
                       dcc.Slider(id=TAU, min=limits.TAU_STEPS[0], max=limits.TAU_STEPS[-1], step=1,
                                  value=limits.DEFAULT_TAU_STEP, marks={k: tau_label(k) for k in (-10, -5, 0, 5, 10)},
@@ -69,13 +76,20 @@ def update_scale_text(controls):
     r = model(s)[1]
     spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
     top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight
-    advice = ((f"{'Random weights' if s.weights == 'random' else 'These weights'} give small logits: the softmax "
-               "stays nearly flat. Lower τ (the temperature scale) to sharpen it.") if spread < 0.5 else
-              "Larger logits make the softmax sharper: each query picks fewer keys. Raise τ to flatten it.")
-    return (f"Scale {r.scale:.3g} × q·k: a row's scaled logits, the softmax's input, spread by about {spread:.2f} "
-            f"(standard deviation). On average a row's largest weight is {top:.2f}, against 1/{s.n} = {1 / s.n:.3f} "
-            f"for even attention, and {times(weight_ratio(r.logits))} the row's smallest (e to the gap between their "
-            f"scaled logits). " + advice)
+    if spread >= 0.5:
+        advice = _("Larger logits make the softmax sharper: each query picks fewer keys. Raise τ to flatten it.")
+    elif s.weights == "random":
+        advice = _("Random weights give small logits: the softmax stays nearly flat. Lower τ (the temperature scale) "
+                   "to sharpen it.")
+    else:
+        advice = _("These weights give small logits: the softmax stays nearly flat. Lower τ (the temperature scale) "
+                   "to sharpen it.")
+    # Translators: {factor} is a number such as 1.61, 274 or 2.70e5
+    return _("Scale {scale:.3g} × q·k: a row's scaled logits, the softmax's input, spread by about {spread:.2f} "
+             "(standard deviation). On average a row's largest weight is {top:.2f}, against 1/{n} = {uniform:.3f} "
+             "for even attention, and {factor} times the row's smallest (e to the gap between their scaled "
+             "logits).").format(scale=r.scale, spread=spread, top=top, n=s.n, uniform=1 / s.n,
+                                factor=factor(weight_ratio(r.logits))) + " " + advice
 
 
 def weight_ratio(logits: np.ndarray) -> float:
@@ -85,9 +99,9 @@ def weight_ratio(logits: np.ndarray) -> float:
     return float((np.logaddexp.reduce(gaps) - np.log(gaps.size)) / np.log(10))
 
 
-def times(log10: float) -> str:
-    """A factor from its log10: 1.61 times, 274 times, 2.70e5 times."""
+def factor(log10: float) -> str:
+    """A factor from its log10: 1.61, 274, 2.70e5."""
     if log10 < 3:
-        return f"{10 ** log10:.3g} times"
+        return f"{10 ** log10:.3g}"
     exponent = int(log10)
-    return f"{10 ** (log10 - exponent):.2f}e{exponent} times"
+    return f"{10 ** (log10 - exponent):.2f}e{exponent}"

@@ -10,28 +10,30 @@ from __future__ import annotations
 
 from dash import html
 
+from ..i18n import N_, _
 from .ids import HEADS, LECTURE, SEL_HEAD, TAB
 
 PRESENT_CLASS = "present-button"  # a figure frame's button; explorer.js finds them by class
 SHORTCUTS = [  # (keys, what they do): the page lists them, explorer.js implements them
-    ("1 2 4 8", "choose h, the number of heads"),
-    ("← →", "the previous or next head (the learning tab: the previous or next training step)"),
-    ("P", "show the figure in the middle of the screen alone, full screen; P again to leave"),
-    ("Esc", "leave the full-screen figure"),
+    ("1 2 4 8", N_("choose h, the number of heads")),
+    ("← →", N_("the previous or next head (the learning tab: the previous or next training step)")),
+    ("P", N_("show the figure in the middle of the screen alone, full screen; P again to leave")),
+    ("Esc", N_("leave the full-screen figure")),
 ]
 
 
 def present_button(graph_id: str) -> html.Button:
-    return html.Button("present", className=f"btn btn-sm btn-outline-secondary {PRESENT_CLASS}",
-                       title="show this figure alone, full screen (P)", **{"data-graph": graph_id,
-                                                                          "aria-pressed": "false"})
+    # Translators: a button that shows one figure alone, full screen, for a lecture
+    return html.Button(_("present"), className=f"btn btn-sm btn-outline-secondary {PRESENT_CLASS}",
+                       title=_("show this figure alone, full screen (P)"), **{"data-graph": graph_id,
+                                                                             "aria-pressed": "false"})
 
 
 def shortcuts() -> html.Details:
     """The keyboard shortcuts, listed where a lecturer finds them."""
     return html.Details(
-        [html.Summary("keyboard shortcuts"),
-         html.Dl([item for keys, what in SHORTCUTS for item in (html.Dt(html.Kbd(keys)), html.Dd(what))],
+        [html.Summary(_("keyboard shortcuts")),
+         html.Dl([item for keys, what in SHORTCUTS for item in (html.Dt(html.Kbd(keys)), html.Dd(_(what)))],
                  className="shortcut-list mb-0")],
         className="shortcuts small", id="shortcuts")
 

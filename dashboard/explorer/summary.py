@@ -7,7 +7,8 @@ import numpy as np
 from dash import Output, html
 
 from .. import attention as core
-from .. import explain
+from .. import explain, figures
+from ..i18n import _, ngettext
 from ..state import model
 from .ui import StaticHtml, to_html
 from .wiring import callback
@@ -34,36 +35,50 @@ def as_shown(value: float, digits: int = 2) -> float:
 
 
 def heads_named(heads: list[int]) -> str:
-    return f"head{'s' if len(heads) > 1 else ''} {', '.join(map(str, heads))}"
+    """'head 2' or 'heads 1, 3'."""
+    # Translators: attention heads, e.g. "heads 1, 3"
+    return ngettext("head {heads}", "heads {heads}", len(heads)).format(heads=", ".join(map(str, heads)))
 
 
 def reading(summary: explain.HeadSummary, n: int) -> str:
     """One line on the table: the sharpest heads, and which heads favour their own cluster."""
     bits, own = [as_shown(e) for e in summary.entropy], [as_shown(o) for o in summary.own_cluster]
-    uniform_bits = f"against log₂ {n} = {np.log2(n):.2f} for uniform attention"
     uniform_own = as_shown(1 / core.N_CLUSTERS)  # a third of the tokens are in a token's own cluster
     if len(bits) == 1:
-        return (f"The one head's rows carry {bits[0]:.2f} bits on average, {uniform_bits}; it puts {own[0]:.2f} on "
-                f"a token's own cluster, against the uniform {uniform_own:.2f}.")
+        return _("The one head's rows carry {bits:.2f} bits on average, against log₂ {n} = {uniform:.2f} for uniform "
+                 "attention; it puts {own:.2f} on a token's own cluster, against the uniform {uniform_own:.2f}."
+                 ).format(bits=bits[0], n=n, uniform=np.log2(n), own=own[0], uniform_own=uniform_own)
     sharpest = [i + 1 for i, b in enumerate(bits) if b == min(bits)]
     favour = [i + 1 for i, o in enumerate(own) if o > uniform_own]
-    says = "s" if len(favour) == 1 else ""
-    favoured = (f"{heads_named(favour)} put{says} more than the uniform {uniform_own:.2f} on a token's own cluster"
-                if favour else f"no head puts more than the uniform {uniform_own:.2f} on a token's own cluster")
-    return (f"{heads_named(sharpest).capitalize()} {'is' if len(sharpest) == 1 else 'are'} the sharpest "
-            f"({min(bits):.2f} bits a row, {uniform_bits}); {favoured}.")
+    # Translators: attention heads; log₂ n bits is the entropy of a uniform row
+    first = ngettext("Head {heads} is the sharpest ({bits:.2f} bits a row, against log₂ {n} = {uniform:.2f} for "
+                     "uniform attention)",
+                     "Heads {heads} are the sharpest ({bits:.2f} bits a row, against log₂ {n} = {uniform:.2f} for "
+                     "uniform attention)", len(sharpest)).format(heads=", ".join(map(str, sharpest)), bits=min(bits),
+                                                                 n=n, uniform=np.log2(n))
+    if favour:
+        favoured = ngettext("head {heads} puts more than the uniform {uniform_own:.2f} on a token's own cluster",
+                            "heads {heads} put more than the uniform {uniform_own:.2f} on a token's own cluster",
+                            len(favour)).format(heads=", ".join(map(str, favour)), uniform_own=uniform_own)
+    else:
+        favoured = _("no head puts more than the uniform {uniform_own:.2f} on a token's own cluster").format(
+            uniform_own=uniform_own)
+    # Translators: two clauses of one sentence: the sharpest heads; the heads that favour their own cluster
+    return _("{sharpest}; {favoured}.").format(sharpest=first, favoured=favoured)
 
 
 def summary_table(summary: explain.HeadSummary, n: int) -> html.Table:
-    rows = [html.Tr([html.Th(f"head {i + 1}", scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{m:.3f}"),
+    rows = [html.Tr([html.Th(figures.head_title(i), scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{m:.3f}"),
                      html.Td(f"{o:.2f}")])
             for i, (e, m, o) in enumerate(zip(summary.entropy, summary.largest, summary.own_cluster))]
     return html.Table(
         [html.Caption(reading(summary, n)),
-         html.Thead(html.Tr([html.Th("head", scope="col"),
-                             html.Th(f"entropy, bits (uniform {np.log2(n):.2f})", scope="col"),
-                             html.Th(f"largest weight (uniform {1 / n:.3f})", scope="col"),
-                             html.Th("on own cluster (uniform 0.33)", scope="col")])),
+         # Translators: an attention head
+         html.Thead(html.Tr([html.Th(_("head"), scope="col"),
+                             html.Th(_("entropy, bits (uniform {uniform:.2f})").format(uniform=np.log2(n)),
+                                     scope="col"),
+                             html.Th(_("largest weight (uniform {uniform:.3f})").format(uniform=1 / n), scope="col"),
+                             html.Th(_("on own cluster (uniform 0.33)"), scope="col")])),
          html.Tbody(rows)],
         className="table table-sm table-striped summary-table w-auto",
     )

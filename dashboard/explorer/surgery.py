@@ -10,6 +10,7 @@ import dash_bootstrap_components as dbc
 from dash import Output, html
 
 from .. import limits, trainer, training
+from ..i18n import _
 from ..urls import url_param
 from .gate import HEADS_ONLY, TRAINED, field, gate
 from .ui import alert, head_options
@@ -38,14 +39,16 @@ def layout() -> html.Div:
     heads = head_options(limits.DEFAULT_HEADS, include_all=False)
     return html.Div(
         [
-            html.H3("Head surgery", className="h5"),
-            html.P("Change the trained layer's heads and watch the test loss: a forward pass, no retraining.",
+            # Translators: switching trained attention heads off, or changing their attention, to see what each does.
+            html.H3(_("Head surgery"), className="h5"),
+            html.P(_("Change the trained layer's heads and watch the test loss: a forward pass, no retraining."),
                    className="small"),
-            html.Fieldset([html.Legend("switch off (head_i = 0)", className="small mb-0"),
+            html.Fieldset([html.Legend(_("switch off (head_i = 0)"), className="small mb-0"),
                            dbc.Checklist(id=SURGERY_OFF, options=heads, value=[], inline=True)]),
-            html.Fieldset([html.Legend("uniform attention (A⁽ⁱ⁾ = 1/n)", className="small mb-0"),
+            html.Fieldset([html.Legend(_("uniform attention (A⁽ⁱ⁾ = 1/n)"), className="small mb-0"),
                            dbc.Checklist(id=SURGERY_UNIFORM, options=heads, value=[], inline=True)]),
-            html.Div([dbc.Label("swap the attention of", html_for=SURGERY_SWAP, className="small mb-0"),
+            # Translators: followed by a menu of two attention heads, "head 1 ↔ head 2".
+            html.Div([dbc.Label(_("swap the attention of"), html_for=SURGERY_SWAP, className="small mb-0"),
                       dbc.Select(id=SURGERY_SWAP, options=swap_options(limits.DEFAULT_HEADS), value=NO_SWAP,
                                  size="sm", className="w-auto")]),
             html.Div(id=SURGERY_RESULT, className="mt-2", **{"aria-live": "polite"}),
@@ -55,8 +58,10 @@ def layout() -> html.Div:
 
 
 def swap_options(h: int) -> list[dict]:
-    return [{"label": "no swap", "value": NO_SWAP}] + [
-        {"label": f"head {a} ↔ head {b}", "value": f"{a}-{b}"} for a, b in combinations(range(1, h + 1), 2)]
+    # Translators: two attention heads whose attention is swapped.
+    pair = _("head {a} ↔ head {b}")
+    return [{"label": _("no swap"), "value": NO_SWAP}] + [
+        {"label": pair.format(a=a, b=b), "value": f"{a}-{b}"} for a, b in combinations(range(1, h + 1), 2)]
 
 
 def surgery(off, uniform, swap, h: int) -> training.Surgery | None:
@@ -100,17 +105,22 @@ def update_surgery(controls):
         return html.P(view.shown.message, className="small")
     cut = surgery(view.off, view.uniform, view.swap, h)
     if cut is None:
-        return alert(f"Choose heads 1 to {h}.")
+        return alert(_("Choose heads 1 to {h}.").format(h=h))
     before = surgery_loss(seed, h, training.Surgery())
     after = surgery_loss(seed, h, cut)
     each_off = [surgery_loss(seed, h, training.Surgery(off=frozenset({i}))) for i in range(h)]
+    if cut != training.Surgery():
+        # Translators: {after} is the test loss after the surgery, in bold; {times} is after / before.
+        change = _("test loss (MSE) {before:.4f} as trained → {after} after this surgery ({times:.1f} times).")
+    else:
+        change = _("test loss (MSE) {before:.4f} as trained → {after} untouched.")
+    ahead, _mark, behind = change.format(before=before, after="\0", times=after / before).partition("\0")
+    # Translators: the test loss with one attention head switched off.
+    off = "; ".join(_("head {k} off {loss:.3f}").format(k=i + 1, loss=loss) for i, loss in enumerate(each_off))
     return html.Div([
-        html.P([f"test loss (MSE) {before:.4f} as trained → ", html.Strong(f"{after:.4f}"),
-                f" after this surgery ({after / before:.1f} times)." if cut != training.Surgery() else " untouched."],
-               className="mb-1"),
-        html.P("With one head switched off: " + "; ".join(f"head {i + 1} off {loss:.3f}"
-                                                          for i, loss in enumerate(each_off))
-               + f". The dashed line above, 3/8 = {training.SINGLE_MIXING_FLOOR:.3f}, is the least error of any mixing "
-               "that does not depend on the input.",
+        html.P([ahead, html.Strong(f"{after:.4f}"), behind], className="mb-1"),
+        html.P(_("With one head switched off: {losses}. The dashed line above, 3/8 = {floor:.3f}, is the least error "
+                 "of any mixing that does not depend on the input.").format(losses=off,
+                                                                          floor=training.SINGLE_MIXING_FLOOR),
                className="small"),
     ])

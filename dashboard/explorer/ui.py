@@ -13,12 +13,14 @@ import dash_bootstrap_components as dbc
 from dash import dcc, html
 from dash.development.base_component import Component
 
-from .. import figures, limits
+from .. import figures, i18n, limits
+from ..i18n import _
 from .presenter import present_button
 from ..attention import HEAD_CHOICES
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
-# The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax.
+CONTENT = Path(__file__).resolve().parent.parent / "content"  # English here, each translation in CONTENT/<lang>
+# The same text as HTML, its LaTeX typeset to SVG by tools/build_assets.sh, so the page loads no MathJax:
+# RENDERED/<lang>/<name>.html.
 RENDERED = CONTENT / "rendered"
 
 
@@ -102,7 +104,7 @@ def css(style: dict) -> str:
     return "; ".join(CAPITAL.sub(r"-\1", name).lower() + f": {value}" for name, value in style.items())
 
 
-@cache
+@i18n.lru_cache(maxsize=16)
 def markdown(name: str) -> StaticHtml:
     """A section of the seed's text, typeset at build time, so the browser needs no Markdown parser and no
     MathJax. The page's one h1 is the header's: a section's h1 becomes an h2."""
@@ -110,8 +112,10 @@ def markdown(name: str) -> StaticHtml:
     return StaticHtml(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
 
 
-def rendered(name: str) -> str:
-    return (RENDERED / f"{name}.html").read_text(encoding="utf-8").split("\n", 1)[1]  # below the build's note
+def rendered(name: str, lang: str | None = None) -> str:
+    """A section in `lang` (by default the request's language), below the build's note."""
+    path = RENDERED / (lang or i18n.language()) / f"{name}.html"
+    return path.read_text(encoding="utf-8").split("\n", 1)[1]
 
 
 def formula(svg: str) -> str:
@@ -143,8 +147,8 @@ def formula_key(image: bytes) -> str:
 def formula_files() -> dict[str, bytes]:
     """{key: SVG} for every formula of the seed's text: what FORMULA_PATH serves, the same in every worker."""
     files = {}
-    for path in sorted(RENDERED.glob("*.html")):
-        for svg in SVG.findall(rendered(path.stem)):
+    for path in sorted(RENDERED.glob("*/*.html")):
+        for svg in SVG.findall(rendered(path.stem, path.parent.name)):
             image = svg_file(svg)[1]
             files[formula_key(image)] = image
     return files
@@ -170,7 +174,8 @@ def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
 def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.Div:
     """Three number boxes for a cell A^(i)_rj: head i from 1, query r and key j from 0 (ids and values in that
     order); the server checks the cell against the setting (limits.cell)."""
-    labels, lows, highs = ("head i", "query r", "key j"), (1, 0, 0), (max(HEAD_CHOICES),) + (limits.MAX_TOKENS - 1,) * 2
+    # Translators: a cell A^(i)_rj of the attention weights: attention head i, query r, key j.
+    labels, lows, highs = (_("head i"), _("query r"), _("key j")), (1, 0, 0), (max(HEAD_CHOICES),) + (limits.MAX_TOKENS - 1,) * 2
     return html.Div([html.Div([dbc.Label(label, html_for=i, className="small mb-0"),
                                dbc.Input(id=i, type="number", min=low, max=high, step=1, value=value, size="sm",
                                          className="cell-input")])
@@ -188,8 +193,10 @@ def text_beside_view(texts: list[str], view) -> dbc.Row:
 
 def head_options(h: int, include_all: bool) -> list[dict]:
     """The head buttons' options for h heads: the one source, also of the browser's (config "headOptions")."""
-    heads = [{"label": f"head {k}", "value": k} for k in range(1, h + 1)]
-    return [{"label": "all", "value": limits.ALL_HEADS}] + heads if include_all else heads
+    # Translators: a button that picks one attention head.
+    heads = [{"label": _("head {k}").format(k=k), "value": k} for k in range(1, h + 1)]
+    # Translators: a button that picks every attention head at once.
+    return [{"label": _("all"), "value": limits.ALL_HEADS}] + heads if include_all else heads
 
 
 def head_options_config() -> dict:

@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..i18n import _
+
 # Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
 # ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
 ATTENTION_SCALE = [[k / 8, c] for k, c in enumerate(
@@ -38,7 +40,9 @@ LECTURE_FONT_PX, LECTURE_FIGURE_PX, LECTURE_PLOT_PX, LECTURE_PANEL_MAX_PX = 24, 
 DESKTOP_PLOT_PX, NARROW_PLOT_PX = 600, 290
 NARROW_COLORBAR_PX = 56  # on a phone the colour bar lies under the panels: they get the page's width
 MODEBAR_PX = 32  # on a phone the toolbar is always shown, top right: titles start below it
-_FONT_FAMILY = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+# The page's fonts, with the system's CJK ones for Chinese (assets/site/app.css): none from another host.
+_FONT_FAMILY = ("system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans CJK SC', 'Source Han Sans SC', "
+                "'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', sans-serif")
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
 MID_GREY = "#8a8a99"
@@ -98,7 +102,8 @@ def head_label(i: int) -> str:
 def head_title(i: int) -> str:
     """'head 3' for head index 2: a head's name in a figure. A superscript index (A⁽³⁾, or Plotly's
     A<sup>(3)</sup>) is drawn at 60 to 70 % of the title's size, too small to read from the back of a hall."""
-    return f"head {i + 1}"
+    # Translators: an attention head's name in a figure, as in "head 3"
+    return _("head {number}").format(number=i + 1)
 
 
 def clear_toolbar(layout: dict) -> None:
@@ -154,9 +159,9 @@ def heatmap_grid(
     zmin: float | None = 0.0,
     zmax: float | None = None,
     colorscale=ATTENTION_SCALE,
-    colorbar_title: str = "weight",
-    x_title: str = "key j",
-    y_title: str = "query r",
+    colorbar_title: str | None = None,
+    x_title: str | None = None,
+    y_title: str | None = None,
     row_labels=None,
     col_labels=None,
     value_name: str = "A",
@@ -171,8 +176,11 @@ def heatmap_grid(
     set later (by outline_blocks), makes room for it between the columns. A phone-width page
     (`display.narrow`) gets at most NARROW_COLUMNS panels a row. `panel_px` is a row's height; in lecture
     mode the rows take what the figure's LECTURE_FIGURE_PX leaves, so every panel fits one screen
-    (h = 8: two rows of four; h = 4: one row of four).
+    (h = 8: two rows of four; h = 4: one row of four). The titles default to an attention grid's.
     """
+    colorbar_title = _("weight") if colorbar_title is None else colorbar_title
+    # Translators: attention's key j and query r (tokens), as axis titles
+    x_title, y_title = _("key j") if x_title is None else x_title, _("query r") if y_title is None else y_title
     panels = [np.asarray(p) for p in panels]
     k = len(panels)
     cols = min(NARROW_COLUMNS if display.narrow else max_cols, k)
@@ -214,7 +222,7 @@ def heatmap_grid(
     )
     columns = grid_domains(k, cols, gap)
     data = []
-    for p, ((xd, _), panel, title) in enumerate(zip(columns, panels, titles)):
+    for p, ((xd, _yd), panel, title) in enumerate(zip(columns, panels, titles)):
         sx = axis_suffix(p)
         n_rows, n_cols = panel.shape
         y1 = 1 - (p // cols) * (panel_px + row_gap) / plot_px

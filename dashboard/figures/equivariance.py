@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..i18n import _
 from . import DESKTOP, FEATURE_SCALE, Display, base_layout, head_title, heatmap_grid
 
 
@@ -18,7 +19,7 @@ def equivariance_inputs(X_in: np.ndarray, PX_in: np.ndarray, perm, with_position
     rows = [token_labels(range(len(perm))), token_labels(perm)]
     titles = ["X + E", "PX + E"] if with_positions else ["X", "PX"]
     return heatmap_grid([X_in, PX_in], titles, max_cols=2, zmin=None, colorscale=FEATURE_SCALE, display=display,
-                        colorbar_title="feature value", x_title="feature", y_title="row", value_name="x",
+                        colorbar_title=_("feature value"), x_title=_("feature"), y_title=_("row"), value_name="x",
                         row_labels=rows, panel_px=300)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..attention import merge_heads
+from ..i18n import _
 from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
                PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_title, heatmap_grid, outline_blocks, typed_array)
 
@@ -38,13 +39,15 @@ def cube_layout(display: Display = DESKTOP) -> dict:
         meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/explorer.js
         scene={
             # every fourth token, as on the heatmaps: the worked example's clusters of four
-            "xaxis": {**axis, "title": {"text": "key j", "font": {"size": titles}}, "dtick": 4, "tick0": 0},
-            "yaxis": {**axis, "title": {"text": "query r", "font": {"size": titles}}, "autorange": "reversed",
+            # Translators: attention's key j and query r (tokens), as axis titles
+            "xaxis": {**axis, "title": {"text": _("key j"), "font": {"size": titles}}, "dtick": 4, "tick0": 0},
+            "yaxis": {**axis, "title": {"text": _("query r"), "font": {"size": titles}}, "autorange": "reversed",
                       "dtick": 4, "tick0": 0},
             # plane i is at height i + 1, so the z axis's ticks name the heads, each at its plane's corner,
             # for any h and any rotation: no name hides behind a plane or sits on another's
             "zaxis": {**axis, "title": {"text": ""}, "tickmode": "linear", "tick0": 1, "dtick": 1,
-                      "tickprefix": "head ", "showgrid": False},
+                      # Translators: written before a head's number on the cube's axis ("head 3"): as "head {number}"
+                      "tickprefix": _("head "), "showgrid": False},
             "aspectmode": "manual",
             "aspectratio": {"x": 1, "y": 1, "z": 1},
             # from the front left and above, the cube a little right of centre: the head names on its left
@@ -68,9 +71,10 @@ def cube_traces(A: np.ndarray) -> list[dict]:
     """The (h, n, n) cube as h translucent planes, plane i at height i + 1 (head i + 1: the z axis's ticks
     name the planes) so head 1 is at the bottom as in the seed, each cell a flat square coloured by A^(i)_rj
     on one scale."""
-    h, n, _ = A.shape
+    h, n = A.shape[:2]
     amax = float(A.max())
     edges = typed_array(cell_edges(n))
+    query, key = _("query r"), _("key j")
     traces = []
     for i in range(h):
         traces.append({
@@ -85,11 +89,11 @@ def cube_traces(A: np.ndarray) -> list[dict]:
             "colorscale": ATTENTION_SCALE,
             "showscale": i == 0,
             # across the bottom: the cube gets the graph's whole width
-            "colorbar": {"title": {"text": "weight", "side": "top"}, "thickness": 12, "len": 0.6, "orientation": "h",
+            "colorbar": {"title": {"text": _("weight"), "side": "top"}, "thickness": 12, "len": 0.6, "orientation": "h",
                          "x": 0.5, "xanchor": "center", "y": 0, "yanchor": "bottom"},
             "opacity": PLANE_OPACITY,
             "name": head_title(i),
-            "hovertemplate": f"{head_title(i)}<br>query r = %{{y:.0f}}<br>key j = %{{x:.0f}}"
+            "hovertemplate": f"{head_title(i)}<br>{query} = %{{y:.0f}}<br>{key} = %{{x:.0f}}"
                              "<br>A = %{surfacecolor:.3f}<extra></extra>",
             "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
         })
@@ -109,7 +113,7 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
     """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
     Right: X itself as an n x d heatmap."""
     Xc = X - X.mean(axis=0)
-    _, _, Vt = np.linalg.svd(Xc, full_matrices=False)
+    Vt = np.linalg.svd(Xc, full_matrices=False)[2]
     P2 = Xc @ Vt[:2].T  # (n, 2)
     data = []
     for c in np.unique(cluster):
@@ -121,10 +125,11 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
             "y": typed_array(P2[rows, 1]),
             "text": [str(r) for r in rows],
             "textposition": "top center",
-            "name": f"cluster {c + 1}",
+            "name": _("cluster {number}").format(number=c + 1),
             "marker": {"size": 12, "color": CLUSTER_COLOURS[c % 3], "symbol": CLUSTER_SYMBOLS[c % 3],
                        "line": {"width": 1, "color": "#333"}},
-            "hovertemplate": "token %{text}<extra>cluster " + str(c + 1) + "</extra>",
+            "hovertemplate": _("token {number}").format(number="%{text}") + "<extra>"
+                             + _("cluster {number}").format(number=c + 1) + "</extra>",
         })
     m = float(np.abs(X).max())
     data.append({
@@ -136,7 +141,8 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
         "zmin": -m,
         "zmax": m,
         "colorbar": {"title": {"text": "x"}, "thickness": 12},
-        "hovertemplate": "token %{y}, feature %{x}<br>x = %{z:.3f}<extra></extra>",
+        "hovertemplate": _("token {token}, feature {feature}").format(token="%{y}", feature="%{x}")
+                         + "<br>x = %{z:.3f}<extra></extra>",
     })
     # Laid out in pixels from the text sizes: side by side, or on a phone the projection above X. Each has
     # its title over it; the legend goes under the projection's axis title, X's colour bar beside X only.
@@ -160,16 +166,17 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
         height=top + plot_px + bottom,
         legend={"orientation": "h", "x": 0, "y": legend_y, "yanchor": "top", "font": {"size": fs}},
         margin={"l": 60, "r": 10, "t": top, "b": bottom},
-        xaxis={"domain": x1, "title": {"text": "1st principal direction"}, "zeroline": False, "gridcolor": GRID,
+        xaxis={"domain": x1, "title": {"text": _("1st principal direction")}, "zeroline": False, "gridcolor": GRID,
                "tickfont": {"size": tick}},
-        yaxis={"domain": y1, "title": {"text": "2nd principal direction"}, "zeroline": False, "scaleanchor": "x",
+        yaxis={"domain": y1, "title": {"text": _("2nd principal direction")}, "zeroline": False, "scaleanchor": "x",
                "gridcolor": GRID, "automargin": True, "tickfont": {"size": tick}},  # the title clears the ticks
-        xaxis2={"domain": x2, "anchor": "y2", "title": {"text": "feature"}, "dtick": 1, "showgrid": False,
+        xaxis2={"domain": x2, "anchor": "y2", "title": {"text": _("feature")}, "dtick": 1, "showgrid": False,
                 "tickfont": {"size": tick}},
         yaxis2={"domain": y2, "anchor": "x2", "autorange": "reversed", "dtick": 1 if len(X) <= 16 else 4,
-                "title": {"text": "token", "standoff": 4}, "showgrid": False, "tickfont": {"size": tick}},
+                "title": {"text": _("token"), "standoff": 4}, "showgrid": False, "tickfont": {"size": tick}},
         annotations=[
-            {"text": f"<b>{len(X)} tokens, {len(np.unique(cluster))} clusters</b>", "x": sum(x1) / 2, "y": y1[1],
+            {"text": "<b>" + _("{n} tokens, {k} clusters").format(n=len(X), k=len(np.unique(cluster))) + "</b>",
+             "x": sum(x1) / 2, "y": y1[1],
              "xref": "paper", "yref": "paper", "showarrow": False, "yanchor": "bottom", "xanchor": "center"},
             {"text": "<b>X (n × d)</b>", "x": sum(x2) / 2, "y": y2[1], "xref": "paper", "yref": "paper",
              "showarrow": False, "yanchor": "bottom", "xanchor": "center"},
@@ -183,10 +190,12 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, display: Display = 
     with the h column blocks Q_i, K_i, V_i outlined and named."""
     h, n, d_k = Q.shape
     full = [merge_heads(M) for M in (Q, K, V)]
+    # Translators: a matrix entry's value (not attention's value V)
+    value = _("value")
     fig = heatmap_grid(full, ["Q = X W_Q", "K = X W_K", "V = X W_V"], max_cols=3, display=display, zmin=None,
-                       colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature",
-                       y_title="token", value_name="value", panel_px=300)
+                       colorscale=FEATURE_SCALE, colorbar_title=value, x_title=_("feature"),
+                       y_title=_("token"), value_name=value, panel_px=300)
     for p, name in enumerate("QKV"):
         outline_blocks(fig, p, [f"{name}{i + 1}".translate(SUBSCRIPT) for i in range(h)], d_k, n,
-                       title="column blocks")
+                       title=_("column blocks"))
     return fig

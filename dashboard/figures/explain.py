@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..i18n import _
 from . import DESKTOP, FEATURE_SCALE, SUBSCRIPT, Display, head_title, heatmap_grid, outline_blocks
 
 
@@ -19,16 +20,18 @@ def _block(i: int, d_k: int) -> str:
 
 def bilinear_forms_figure(M: np.ndarray, ranks: np.ndarray, display: Display = DESKTOP) -> dict:
     """M_i = W_Q^(i) W_K^(i)T, (h, d, d), one panel per head titled with its numerical rank."""
-    titles = [f"M{_sub(i)}, rank {int(rank)}" for i, rank in enumerate(ranks)]
+    # Translators: a head's matrix M_i and its rank (linear algebra), as in "M₁, rank 2"
+    titles = [_("{matrix}, rank {rank}").format(matrix=f"M{_sub(i)}", rank=int(rank)) for i, rank in enumerate(ranks)]
     return heatmap_grid(M, titles, display=display, zmin=None, colorscale=FEATURE_SCALE, colorbar_title="M",
-                        x_title="feature of x_j", y_title="feature of x_r", value_name="M")
+                        x_title=_("feature of x_j"), y_title=_("feature of x_r"), value_name="M")
 
 
 def logits_figure(logits: np.ndarray, display: Display = DESKTOP) -> dict:
     """Each head's logits X M_i X^T times the scale, (h, n, n): the numbers its softmax turns into A^(i)."""
-    titles = [f"logits, {head_title(i)}" for i in range(len(logits))]
+    titles = [_("logits, {head}").format(head=head_title(i)) for i in range(len(logits))]
+    logit = _("logit")
     return heatmap_grid(logits, titles, display=display, zmin=None, colorscale=FEATURE_SCALE,
-                        colorbar_title="logit", value_name="logit")
+                        colorbar_title=logit, value_name=logit)
 
 
 def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: np.ndarray,
@@ -39,22 +42,25 @@ def forward_figure(V: np.ndarray, concat: np.ndarray, W_O: np.ndarray, output: n
     h, n, d_k = V.shape
     d = h * d_k
     V_full = V.swapaxes(0, 1).reshape(n, d)
+    # Translators: a matrix entry's value (not attention's value V)
+    value = _("value")
     fig = heatmap_grid([V_full, concat, W_O, output],
                        [V_title, "[head₁ … headₕ]", "W_O", "MultiHead(X)"], display=display, zmin=None,
-                       colorscale=FEATURE_SCALE, colorbar_title="value", x_title="feature", y_title="token",
-                       value_name="value", y_label_chars=len(_block(h - 1, d_k)))
+                       colorscale=FEATURE_SCALE, colorbar_title=value, x_title=_("feature"), y_title=_("token"),
+                       value_name=value, y_label_chars=len(_block(h - 1, d_k)))
     outline_blocks(fig, 0, [f"V{_sub(i)}" for i in range(h)], d_k, n)
     outline_blocks(fig, 1, [_block(i, d_k) for i in range(h)], d_k, n)
     # W_O's rows i*d_k … (i+1)*d_k - 1 multiply head_i: the only place where the heads' outputs meet
     outline_blocks(fig, 2, [_block(i, d_k) for i in range(h)], d_k, d, axis="y", title="")
-    fig["layout"]["xaxis3"]["title"] = {"text": "output feature"}
+    fig["layout"]["xaxis3"]["title"] = {"text": _("output feature")}
     return fig
 
 
 def feature_mixing_figure(mix: np.ndarray, r: int, d_k: int, display: Display = DESKTOP) -> dict:
     """For query r: the weight key j gets in each feature column c, (n, d), with the head blocks outlined."""
     n, d = mix.shape
-    fig = heatmap_grid([mix], [f"query {r}: weight of key j in feature c"], display=display, x_title="feature c",
-                       y_title="key j", value_name="weight", panel_px=330)
-    outline_blocks(fig, 0, [_block(i, d_k) for i in range(d // d_k)], d_k, n, title="feature c, by head")
+    # Translators: attention's query and key (tokens); c numbers the features
+    fig = heatmap_grid([mix], [_("query {r}: weight of key j in feature c").format(r=r)], display=display,
+                       x_title=_("feature c"), y_title=_("key j"), value_name=_("weight"), panel_px=330)
+    outline_blocks(fig, 0, [_block(i, d_k) for i in range(d // d_k)], d_k, n, title=_("feature c, by head"))
     return fig

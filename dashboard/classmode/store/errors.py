@@ -4,6 +4,7 @@ and its rate limiter, whose refusal is one of these errors."""
 from __future__ import annotations
 
 from ... import ratelimit
+from ...i18n import N_, _
 
 
 class StoreError(Exception):
@@ -33,15 +34,18 @@ class Full(StoreError):
 class Unavailable(StoreError):
     """The database cannot be reached or cannot write (full disk, read-only folder, server down)."""
 
-    MESSAGE = ("The class server cannot save answers right now (its database is not answering). "
-               "Nothing was saved: try again in a moment.")
+    MESSAGE = N_("The class server cannot save answers right now (its database is not answering). "
+                 "Nothing was saved: try again in a moment.")
 
-    def __init__(self, message: str = MESSAGE):
-        super().__init__(message)
+    def __init__(self):
+        super().__init__(_(self.MESSAGE))
 
 
 class RateLimited(StoreError, ratelimit.RateLimited):
-    message = "Too many answers at once: wait a moment."
+    message = N_("Too many answers at once: wait a moment.")
+
+    def __str__(self) -> str:
+        return _(self.message)  # in the language of the page it is shown on
 
 
 class RateLimiter(ratelimit.RateLimiter):
@@ -51,7 +55,7 @@ class RateLimiter(ratelimit.RateLimiter):
 
 
 class JoinsLimited(RateLimited):
-    message = "Too many students joined from this address just now: wait a moment and reload the page."
+    message = N_("Too many students joined from this address just now: wait a moment and reload the page.")
 
 
 class JoinLimiter(RateLimiter):

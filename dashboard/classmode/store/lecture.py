@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import secrets
 
+from ...i18n import N_, _
 from . import schema
 from .errors import Closed, Full, Invalid, NotFound
 
 MAX_QUESTIONS = 100  # per session
 COLUMNS = ", ".join(schema.QUESTION_COLUMNS)
-STEP_REFUSED = {"discuss": "The discussion follows the first vote.",
-                "vote2": "The second vote follows the discussion.",
-                "revealed": "This question is revealed already, or closed."}
+STEP_REFUSED = {"discuss": N_("The discussion follows the first vote."),
+                "vote2": N_("The second vote follows the discussion."),
+                "revealed": N_("This question is revealed already, or closed.")}
 
 
 class Lecture:
@@ -22,7 +23,7 @@ class Lecture:
         row = cur.one(f"SELECT {COLUMNS} FROM class_questions WHERE id = {{}} AND session = {{}}"
                       + (self.db.backend.for_share if lock else ""), schema.question_id(question_id), code)
         if row is None:
-            raise NotFound(schema.NO_QUESTION)
+            raise NotFound(_(schema.NO_QUESTION))
         return schema.question_row(row)
 
     def pose(self, code, token, question: dict) -> str:
@@ -38,13 +39,14 @@ class Lecture:
             row = cur.one("UPDATE class_sessions SET questions = questions + 1 WHERE code = {} AND questions < {}"
                           " RETURNING questions", checked, MAX_QUESTIONS)
             if row is None:
-                raise Full(f"A session holds at most {MAX_QUESTIONS} questions: start a new session.")
+                raise Full(_("A session holds at most {count} questions: start a new session.").format(
+                    count=MAX_QUESTIONS))
             cur.execute("UPDATE class_questions SET phase = 'closed', deadline = NULL WHERE session = {}"
                         " AND phase IN ('vote1', 'discuss', 'vote2')", checked)
             now = self.clock()
             values = {"id": question_id, "session": checked, "number": row[0], **columns, "phase": "vote1",
                       "deadline": now + columns["timer"] if columns["timer"] else None}
-            cur.execute(f"INSERT INTO class_questions ({', '.join(values)}) VALUES ({', '.join('{}' for _ in values)})",
+            cur.execute(f"INSERT INTO class_questions ({', '.join(values)}) VALUES ({', '.join(['{}'] * len(values))})",
                         *values.values())
             self._touch(cur, checked)
             return question_id
@@ -56,13 +58,13 @@ class Lecture:
         opens, with the timer again) or "revealed" (from any of them: the second vote is optional). Returns the
         head count."""
         if not (isinstance(phase, str) and phase in schema.NEXT):
-            raise Invalid("A question moves on to the discussion, the second vote or the reveal.")
+            raise Invalid(_("A question moves on to the discussion, the second vote or the reveal."))
 
         def body(cur):
             checked = self._control(cur, code, token)
             q = self._question(cur, checked, question_id)
             if q["phase"] not in schema.NEXT[phase]:
-                raise Closed(STEP_REFUSED[phase])
+                raise Closed(_(STEP_REFUSED[phase]))
             deadline = self.clock() + q["timer"] if phase == "vote2" and q["timer"] else None
             cur.execute("UPDATE class_questions SET phase = {}, deadline = {}, rounds = {} WHERE id = {}", phase,
                         deadline, 2 if phase == "vote2" else q["rounds"], q["id"])
@@ -95,7 +97,7 @@ class Lecture:
         def body(cur):
             q = self._question(cur, self._control(cur, code, token), question_id)
             if q["phase"] != "revealed":
-                raise Closed("The answers are shown after the reveal.")
+                raise Closed(_("The answers are shown after the reveal."))
             rows = cur.all("SELECT round, value FROM class_answers WHERE question = {} ORDER BY round, value", q["id"])
             q["votes"] = []
             for k in range(1, q["rounds"] + 1):

@@ -14,6 +14,7 @@ import re
 
 from ... import bugs, limits
 from ...attention import HEAD_CHOICES, check_int
+from ...i18n import N_, _
 from .errors import Forbidden, Invalid, NotFound
 
 VERSION = 3  # a store made by another version is dropped and made again (sessions last hours, not releases)
@@ -25,9 +26,9 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 MAX_TYPED_CODE = 16  # a typed code may carry spaces around it
-NO_SESSION = "There is no session with this code: it may have ended."
-NO_CONTROL = "This control link does not run this session."
-NO_QUESTION = "There is no such question in this session."
+NO_SESSION = N_("There is no session with this code: it may have ended.")
+NO_CONTROL = N_("This control link does not run this session.")
+NO_QUESTION = N_("There is no such question in this session.")
 
 # What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
 # its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
@@ -38,7 +39,7 @@ OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round t
 NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
 TIMERS = (0, 30, 45, 60, 90, 120, 180, 300)  # seconds a round stays open; 0: until the lecturer moves on
 MAX_OPTIONS = limits.MAX_TOKENS  # a key of the largest example
-MAX_PROMPT = 300
+MAX_PROMPT = 300  # a prompt as stored: the numbers its sentence states, which each page words in its own language
 MAX_SEED = limits.SEEDS[-1]  # the one seed range: an example's, and a training seed is within it
 
 # The schema, for both databases (SQLite takes PostgreSQL's type names). Times are Unix seconds.
@@ -119,25 +120,25 @@ def join_code(code) -> str:
         code = code.strip().upper()
         if CODE.fullmatch(code):
             return code
-    raise NotFound(f"A join code is {CODE_LENGTH} letters and digits, such as ABC234.")
+    raise NotFound(_("A join code is 6 letters and digits, such as ABC234."))  # CODE_LENGTH; assets/classmode.js too
 
 
 def control_token(token) -> str:
     if not (isinstance(token, str) and TOKEN.fullmatch(token)):
-        raise Forbidden(NO_CONTROL)
+        raise Forbidden(_(NO_CONTROL))
     return token
 
 
 def student_id(student) -> str:
     """A student's id, as this server issued it (Store.join)."""
     if not (isinstance(student, str) and STUDENT_ID.fullmatch(student)):
-        raise NotFound(NO_SESSION)
+        raise NotFound(_(NO_SESSION))
     return student
 
 
 def question_id(question) -> str:
     if not (isinstance(question, str) and QUESTION_ID.fullmatch(question)):
-        raise NotFound(NO_QUESTION)
+        raise NotFound(_(NO_QUESTION))
     return question
 
 
@@ -153,7 +154,8 @@ def owner(address: str) -> str:
 
 def invalid(message: str) -> Invalid:
     """check_int's error for a student: the rule, without the value it got (which may be a forged one)."""
-    return Invalid(message.partition(", got ")[0].removesuffix(".") + ".")
+    got = _(", got {value}").partition("{value}")[0]  # check_int's, in the request's language
+    return Invalid(message.partition(got)[0].removesuffix(".") + ".")
 
 
 def answer(kind: str, n: int | None, value, name: str = "The answer") -> float | int:

@@ -9,6 +9,7 @@ import secrets
 import time
 from pathlib import Path
 
+from ...i18n import _, ngettext
 from . import schema
 from .db import Database
 from .errors import Forbidden, Full, NotFound, Unavailable
@@ -83,7 +84,7 @@ class Store(Lecture, Students):
         code = schema.join_code(code)
         live, *times = self._live()
         if cur.one(f"SELECT 1 FROM class_sessions WHERE code = {{}} AND {live}", code, *times) is None:
-            raise NotFound(schema.NO_SESSION)
+            raise NotFound(_(schema.NO_SESSION))
         return code
 
     def _control(self, cur, code, token) -> str:
@@ -92,12 +93,12 @@ class Store(Lecture, Students):
         try:
             code = schema.join_code(code)
         except NotFound:
-            raise Forbidden(schema.NO_CONTROL) from None
+            raise Forbidden(_(schema.NO_CONTROL)) from None
         given = schema.token_hash(schema.control_token(token))
         live, *times = self._live()
         row = cur.one(f"SELECT token_hash FROM class_sessions WHERE code = {{}} AND {live}", code, *times)
         if row is None or not hmac.compare_digest(given, row[0]):
-            raise Forbidden(schema.NO_CONTROL)
+            raise Forbidden(_(schema.NO_CONTROL))
         return code
 
     def _touch(self, cur, code: str) -> None:
@@ -130,18 +131,21 @@ class Store(Lecture, Students):
             if len(mine) >= MAX_SESSIONS_PER_OWNER:
                 empty = next((c for c, questions in mine if questions == 0), None)
                 if empty is None:
-                    raise Full(f"This address runs {len(mine)} sessions with questions: end one (its control link "
-                               f"has an 'end session' button), or wait until one has been idle for "
-                               f"{self.idle / 3600:g} hours.")
+                    raise Full(ngettext(
+                        "This address runs {count} session with questions: end one (its control link has an 'end "
+                        "session' button), or wait until one has been idle for {hours:g} hours.",
+                        "This address runs {count} sessions with questions: end one (its control link has an 'end "
+                        "session' button), or wait until one has been idle for {hours:g} hours.",
+                        len(mine)).format(count=len(mine), hours=self.idle / 3600))
                 cur.execute("DELETE FROM class_sessions WHERE code = {}", empty)
             if cur.one("SELECT COUNT(*) FROM class_sessions")[0] >= MAX_SESSIONS:
                 idle = cur.one("SELECT code FROM class_sessions WHERE questions = 0 AND active <= {} ORDER BY active"
                                " LIMIT 1", now - EMPTY_GRACE)
                 if idle is None:
-                    raise Full("This server runs as many class sessions as it can: try again later.")
+                    raise Full(_("This server runs as many class sessions as it can: try again later."))
                 cur.execute("DELETE FROM class_sessions WHERE code = {}", idle[0])
             while True:
-                code = "".join(secrets.choice(schema.CODE_ALPHABET) for _ in range(schema.CODE_LENGTH))
+                code = "".join(secrets.choice(schema.CODE_ALPHABET) for _position in range(schema.CODE_LENGTH))
                 if cur.one("INSERT INTO class_sessions (code, token_hash, owner, created, expires, active)"
                            " VALUES ({}, {}, {}, {}, {}, {}) ON CONFLICT (code) DO NOTHING RETURNING code",
                            code, schema.token_hash(token), owner, now, now + self.ttl, now):

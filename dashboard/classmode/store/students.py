@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import secrets
 
+from ...i18n import N_, _
 from . import schema
 from .errors import Closed, Full, NotFound
 
 MAX_STUDENTS = 1000  # per session
 MAX_STUDENTS_PER_OWNER = 300  # per session and address: a class behind one school address fits
 MAX_CHANGES = 50  # changes of one student's answer in one round
-NOT_OPEN = {"discuss": "Discuss your answer with your neighbour: the second vote opens soon.",
-            "revealed": "The answer has been revealed: answers are closed.",
-            "closed": "This question is closed: the lecturer has posed another."}
+NOT_OPEN = {"discuss": N_("Discuss your answer with your neighbour: the second vote opens soon."),
+            "revealed": N_("The answer has been revealed: answers are closed."),
+            "closed": N_("This question is closed: the lecturer has posed another.")}
 HIDDEN = ("truth", "accepted", "tolerance", "lo", "hi")  # what no student sees before the reveal
 
 
@@ -32,9 +33,9 @@ class Students:
             total, mine = cur.one("SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END) FROM class_students"
                                   " WHERE session = {}", owner, checked)
             if total >= MAX_STUDENTS:
-                raise Full("This session has as many students as it takes.")
+                raise Full(_("This session has as many students as it takes."))
             if (mine or 0) >= MAX_STUDENTS_PER_OWNER:
-                raise Full("This session has as many students from this address as it takes.")
+                raise Full(_("This session has as many students from this address as it takes."))
             cur.execute("INSERT INTO class_students (session, id, owner, joined) VALUES ({}, {}, {}, {})",
                         checked, student, owner, self.clock())
             self._touch(cur, checked)
@@ -50,7 +51,7 @@ class Students:
         row = cur.one("SELECT s.questions FROM class_sessions s JOIN class_students t ON t.session = s.code"
                       f" WHERE s.code = {{}} AND t.id = {{}} AND {live}", code, student, *times)
         if row is None:
-            raise NotFound(schema.NO_SESSION)
+            raise NotFound(_(schema.NO_SESSION))
         return code, row[0]
 
     def member(self, code, student) -> bool:
@@ -90,22 +91,23 @@ class Students:
     def answer(self, code, student, question_id, value) -> int:
         """Record or change this student's answer in the open round; returns the round (1 or 2)."""
         def body(cur):
-            checked, _ = self._student(cur, code, student)
+            checked, _questions = self._student(cur, code, student)
             q = self._question(cur, checked, question_id, lock=True)
             checked_value = schema.answer(q["kind"], q["n"], value)
-            round_ = schema.OPEN.get(q["phase"])
+            phase = q["phase"]
+            round_ = schema.OPEN.get(phase)
             if round_ is None:
-                raise Closed(NOT_OPEN[q["phase"]])
+                raise Closed(_(NOT_OPEN[phase]))
             now = self.clock()
             if q["deadline"] is not None and now > q["deadline"]:
-                raise Closed("Time is up: this vote is closed.")
+                raise Closed(_("Time is up: this vote is closed."))
             row = cur.one("INSERT INTO class_answers (question, round, student, value, answered)"
                           " VALUES ({}, {}, {}, {}, {}) ON CONFLICT (question, round, student) DO UPDATE"
                           " SET value = excluded.value, answered = excluded.answered,"
                           " changes = class_answers.changes + 1 WHERE class_answers.changes < {} RETURNING changes",
                           q["id"], round_, student, checked_value, now, MAX_CHANGES)
             if row is None:
-                raise Full("You have changed this answer too often.")
+                raise Full(_("You have changed this answer too often."))
             self._touch(cur, checked)
             return round_
 
