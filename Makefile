@@ -57,8 +57,8 @@ content:
 # out empty, for a translator), then compile the .mo files the app reads. Commit all three.
 MESSAGES := dashboard/locale
 messages: .venv/.dev
-	.venv/bin/pybabel extract -F babel.cfg -c Translators: --no-location --project "Multi-Head Attention Explorer" -o $(MESSAGES)/messages.pot .
-	.venv/bin/pybabel update -i $(MESSAGES)/messages.pot -d $(MESSAGES) --no-location --ignore-obsolete
+	.venv/bin/pybabel extract -F babel.cfg -c Translators: --no-location -w 120 --project "Multi-Head Attention Explorer" -o $(MESSAGES)/messages.pot .
+	.venv/bin/pybabel update -i $(MESSAGES)/messages.pot -d $(MESSAGES) -w 120 --ignore-obsolete
 	.venv/bin/pybabel compile -d $(MESSAGES) --statistics
 
 .venv/.runtime: requirements.lock

@@ -1,0 +1,237 @@
+"""The student's language (dashboard/i18n.py): complete and current catalogs, the same math in every language, one
+glossary, the language a page is built in, and pages and live answers in Chinese and Spanish with no English left."""
+
+import re
+import string
+import tomllib
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from dashboard import create_app, i18n
+from dashboard.explorer import layout_in, ui
+from dashboard.classmode import layout_in as class_layout_in
+from dashboard.wiring import LANGUAGE
+from tests.dash_requests import arguments, gated_callbacks
+from tests.util import fire
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT]
+SECTIONS = sorted(p.stem for p in ui.CONTENT.glob("*.md"))
+FORMULA = re.compile(r"\$\$.+?\$\$|\$[^$\n]+?\$", re.S)  # as tools/assets/render-math.js finds them
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # {name}: the code's, not a word of the translation
+CJK = re.compile(r"[\u4e00-\u9fff]")
+GLOSSARY = tomllib.loads((i18n.LOCALE_DIR / "glossary.toml").read_text(encoding="utf-8"))
+# English words that no Chinese or Spanish sentence holds: one of them on a translated page is English left over.
+ENGLISH = re.compile(r"\b(the|and|of|with|from|this|each|is|are|head|heads|seed|weights|query|queries|keys|values"
+                     r"|attention|click|choose|shows?)\b", re.IGNORECASE)
+
+
+def catalog(lang: str):
+    with open(i18n.LOCALE_DIR / i18n.LOCALES[lang] / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return read_po(po, locale=i18n.LOCALES[lang])
+
+
+def source_messages() -> set:
+    """Every message the code marks now, as `make messages` extracts them (babel.cfg)."""
+    with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    return {message for _file, _line, message, _comments, _context
+            in extract_from_dir(ROOT, method_map, options_map)}
+
+
+def placeholders(text: str) -> set:
+    return {name for _literal, name, _spec, _conversion in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.fixture(scope="module")
+def extracted():
+    return source_messages()
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_catalog_holds_every_message_the_code_marks_and_no_other(lang, extracted):
+    held = {m.id for m in catalog(lang) if m.id}
+    assert not extracted - held, "run `make messages` and translate the new messages"
+    assert not held - extracted, "run `make messages`: the catalog holds messages the code no longer has"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(lang):
+    for message in catalog(lang):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert "fuzzy" not in message.flags, message.id
+        assert all(strings), f"untranslated: {message.id!r}"
+        for text in strings:  # a missing or misspelt {name} would raise as the page is built
+            assert placeholders(text) <= placeholders(ids[-1]), (message.id, text)
+            assert placeholders(ids[0]) - {"n"} <= placeholders(text), (message.id, text)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_compiled_catalog_is_the_current_one(lang):
+    def pairs(messages) -> dict:
+        frozen = (lambda x: tuple(x) if isinstance(x, list | tuple) else x)
+        return {frozen(m.id): frozen(m.string) for m in messages if m.id}
+
+    with open(i18n.LOCALE_DIR / i18n.LOCALES[lang] / "LC_MESSAGES" / "messages.mo", "rb") as mo:
+        assert pairs(read_mo(mo)) == pairs(catalog(lang)), "run `make messages`"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("name", SECTIONS)
+def test_every_formula_is_the_same_in_every_language_in_the_same_order(lang, name):
+    english = FORMULA.findall((ui.CONTENT / f"{name}.md").read_text(encoding="utf-8"))
+    translated = (ui.CONTENT / lang / f"{name}.md").read_text(encoding="utf-8")
+    assert FORMULA.findall(translated) == english
+    assert "$" not in FORMULA.sub("", translated), "a $ outside a formula"
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_each_language_has_every_section_typeset(lang):
+    assert sorted(p.stem for p in (ui.RENDERED / lang).glob("*.html")) == SECTIONS
+    assert sorted(p.stem for p in (ui.CONTENT / lang).glob("*.md")) == (SECTIONS if lang in TRANSLATED else [])
+
+
+def translated_texts(lang: str) -> dict[str, str]:
+    """{where: text} of everything translated into `lang`: the seed's text and every message."""
+    texts = {f"{name}.md": (ui.CONTENT / lang / f"{name}.md").read_text(encoding="utf-8") for name in SECTIONS}
+    for message in catalog(lang):
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            texts[repr(message.id)] = " ".join(strings)
+    return texts
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_translated_text_uses_a_term_the_glossary_did_not_choose(lang):
+    found = [f"{where}: {other!r} for {term!r}; use {entry['use']!r}"
+             for where, text in translated_texts(lang).items() for term, entry in GLOSSARY[lang].items()
+             for other in entry["avoid"] if other.lower() in PLACEHOLDER.sub("", text).lower()]
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("name", SECTIONS)
+def test_a_section_that_names_a_term_uses_the_glossary_s_choice(lang, name):
+    english = (ui.CONTENT / f"{name}.md").read_text(encoding="utf-8").lower()
+    translated = (ui.CONTENT / lang / f"{name}.md").read_text(encoding="utf-8").lower()
+    for term, entry in GLOSSARY[lang].items():
+        if re.search(rf"\b{re.escape(term)}s?\b", english):
+            assert entry.get("stem", entry["use"]).lower() in translated, f"{term!r} is {entry['use']!r}"
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app().server.test_client()
+
+
+@pytest.mark.parametrize(("query", "accept", "lang"), [
+    ("", "", "en"), ("?lang=zh-CN", "", "zh-CN"), ("?lang=es", "zh-CN", "es"), ("", "es-MX,es;q=0.9", "es"),
+    ("", "zh-TW,en;q=0.5", "zh-CN"), ("", "fr-FR,de", "en"), ("?lang=xx", "es", "es"), ("?lang=ZH-cn", "", "zh-CN"),
+])
+def test_a_page_is_in_the_language_its_url_or_browser_asks_for(client, query, accept, lang):
+    client.delete_cookie(i18n.COOKIE)
+    for path in ("/", "/class/"):
+        page = client.get(path + query, headers={"Accept-Language": accept} if accept else {})
+        assert page.status_code == 200
+        assert f'<html lang="{lang}">' in page.text
+        assert "Accept-Language" in page.headers["Vary"]
+
+
+def test_a_chosen_language_carries_to_the_layout_the_page_fetches(client):
+    client.delete_cookie(i18n.COOKIE)
+    client.get("/?lang=es", headers={"Accept-Language": "zh-CN"})
+    layout = client.get("/_dash-layout", headers={"Accept-Language": "zh-CN"}).json
+    assert {"id": LANGUAGE, "data": "es"}.items() <= next(
+        c["props"] for c in layout["props"]["children"] if c["props"].get("id") == LANGUAGE).items()
+    assert "<title>Explorador de atención multicabeza</title>" in client.get("/").text
+
+
+def strings(node) -> list[str]:
+    """The words a student can see or hear in a layout or an answer: text, labels, titles, alternatives."""
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, list | tuple):
+        return [s for item in node for s in strings(item)]
+    if isinstance(node, dict):
+        return [s for key, value in node.items() if key not in SILENT for s in strings(value)]
+    if hasattr(node, "to_plotly_json"):  # a component, or a Patch of a figure
+        json = node.to_plotly_json()
+        return strings(json.get("props", json))
+    return []
+
+
+# Props that hold no words: ids, classes, styles, values sent between browser and server, formulas' TeX.
+SILENT = {"id", "className", "style", "value", "data", "href", "src", "type", "key", "colorscale", "family",
+          "config", "html_for", "htmlFor", "role", "inputClassName", "labelClassName", "labelCheckedClassName",
+          "data-graph", "data-session-key", "data-messages", "uirevision", "hoverinfo", "mode", "aria-labelledby",
+          "aria-controls", "aria-describedby"}
+
+
+def english_left(texts: list[str]) -> list[str]:
+    formula = re.compile(r'<img class="formula"[^>]*>')
+    return [t for t in texts if ENGLISH.search(re.sub(r"<[^>]+>", " ", formula.sub(" ", t)))]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_pages_hold_no_english(lang):
+    texts = strings(layout_in(lang)) + strings(class_layout_in(lang))
+    assert len(texts) > 200
+    assert english_left(texts) == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_live_answer_is_in_the_page_s_language(lang):
+    """Every view's server callback at the page's defaults, in a page in `lang`: figures, sentences, tables."""
+    with i18n.use(lang):
+        answers = [fire(fn, *arguments(inputs, state)) for fn, _, inputs, state in gated_callbacks()]
+    assert english_left(strings(answers)) == []
+
+
+@pytest.fixture
+def class_mode(tmp_path, monkeypatch):
+    """A Flask test client of class mode, with a fresh SQLite store, and its Dash app."""
+    from dashboard import create_apps, trainer
+    from dashboard.classmode import ids
+
+    trainer.training_runs(0)  # questions on trained weights
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    ids.store.cache_clear()
+    app = create_apps()[1]
+    yield app.server.test_client(), app
+    ids.store.cache_clear()
+
+
+def in_language(body: dict, lang: str) -> dict:
+    """A class-mode request from a page in `lang`."""
+    return {**body, "state": [{**p, "value": lang} if p["id"] == LANGUAGE else p for p in body["state"]]}
+
+
+def test_a_lecturer_in_spanish_and_a_student_in_chinese_each_read_their_own_language(class_mode):
+    """The projector shows the lecturer's language; each student's phone, the student's own."""
+    from dashboard.classmode import ids
+    from tests.class_requests import Bodies, post
+
+    client, app = class_mode
+    b = Bodies(app)
+    control = post(client, in_language(b.start(), "es"))[1][ids.CONTROL]["data"]
+    code, token = control["code"], control["token"]
+    projector = [post(client, in_language(b.open(code, token), "es"))[1],
+                 post(client, in_language(b.pose(code, token, head=2, query=5), "es"))[1]]
+    question = projector[1][ids.QUESTION]["data"]["id"]
+    english = post(client, b.open(code, token))[1][ids.PROMPT]["children"]
+    student = post(client, in_language(b.join(code), "zh-CN"))[1][ids.STUDENT_ID]["data"]["id"]
+    phone = [post(client, in_language(b.poll(code, student), "zh-CN"))[1],
+             post(client, in_language(b.answer(code, student, question, 3), "zh-CN"))[1]]
+    assert english_left(strings(projector)) == [] and english_left(strings(phone)) == []
+    spanish = projector[1][ids.PROMPT]["children"]
+    assert spanish != english and not CJK.search(spanish)
+    assert CJK.search(phone[0][ids.S_PROMPT]["children"])

@@ -1,0 +1,62 @@
+"""The pages in Chinese and Spanish, as a student's browser shows them: <html lang>, every tab in the language with
+no English left, the switch that changes it with the page's state kept, and axe on every tab."""
+
+import re
+
+import pytest
+
+from dashboard import i18n
+from dashboard.limits import TABS
+from tests.test_a11y import violations, wait_drawn
+from tests.test_languages import CJK, ENGLISH, TRANSLATED
+
+pytestmark = pytest.mark.browser
+
+
+# The words a tab shows, its formulas' alt text (TeX) left out.
+SECTION_TEXT = """(id) => { const s = document.getElementById(id).cloneNode(true);
+  s.querySelectorAll('img.formula, .visually-hidden, [hidden]').forEach(e => e.remove());
+  return s.innerText; }"""
+
+
+@pytest.fixture(scope="module", params=TRANSLATED)
+def page_in(request, browser, app_url):
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True,
+                                  locale="en-US")  # the URL's ?lang= wins over the browser's English
+    page = context.new_page()
+    page.goto(f"{app_url}/?lang={request.param}&h=4")
+    wait_drawn(page, "example")
+    yield request.param, page
+    context.close()
+
+
+def test_every_tab_is_in_the_page_s_language_and_axe_finds_nothing(page_in):
+    lang, page = page_in
+    assert page.evaluate("document.documentElement.lang") == lang
+    for tab in TABS:
+        page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
+        wait_drawn(page, tab)
+        text = page.evaluate(SECTION_TEXT, f"section-{tab}") + page.evaluate(SECTION_TEXT, "model-bar")
+        assert ENGLISH.findall(text) == [], (tab, text[:300])
+        if lang == "zh-CN":
+            assert len(CJK.findall(text)) > 100, tab
+        assert violations(page) == [], tab
+
+
+def test_the_switch_reloads_the_page_in_the_chosen_language_with_its_state(browser, app_url):
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="es-ES")
+    page = context.new_page()
+    page.goto(f"{app_url}/?tab=mixing&h=8")  # the browser asks for Spanish
+    wait_drawn(page, "mixing")
+    assert page.evaluate("document.documentElement.lang") == "es"
+    with page.expect_event("load"):  # the page again: a new document
+        page.select_option("#language-choice", "zh-CN")
+    assert page.evaluate("document.documentElement.lang") == "zh-CN"
+    wait_drawn(page, "mixing")
+    params = page.evaluate("() => Object.fromEntries(new URLSearchParams(location.search))")
+    assert params["lang"] == "zh-CN" and params["tab"] == "mixing" and params["h"] == "8"
+    page.goto(f"{app_url}/?tab=mixing")  # the choice stays with this browser
+    wait_drawn(page, "mixing")
+    assert page.evaluate("document.documentElement.lang") == "zh-CN"
+    assert i18n.NAMES["zh-CN"] in page.locator("#language-choice").inner_text()
+    context.close()
