@@ -58,7 +58,7 @@ content:
 MESSAGES := dashboard/locale
 messages: .venv/.dev
 	.venv/bin/pybabel extract -F babel.cfg -c Translators: --no-location -w 120 --project "Multi-Head Attention Explorer" -o $(MESSAGES)/messages.pot .
-	.venv/bin/pybabel update -i $(MESSAGES)/messages.pot -d $(MESSAGES) -w 120 --ignore-obsolete
+	.venv/bin/pybabel update -i $(MESSAGES)/messages.pot -d $(MESSAGES) -w 120 --ignore-obsolete --no-fuzzy-matching
 	.venv/bin/pybabel compile -d $(MESSAGES) --statistics
 
 .venv/.runtime: requirements.lock

@@ -1,4 +1,4 @@
-// Accessibility the components do not give by themselves.
+// Accessibility the components do not give by themselves, in the page's language (window.pageMessage).
 // Every figure gets a text alternative for screen readers: a one-line reading and, for each heatmap
 // (and each plane of the cube), its numbers as a table. Both are rebuilt from what Plotly drew
 // (gd._fullData, decoded) after every draw, so they always match the picture. The drawing itself
@@ -42,19 +42,19 @@
       const step = (t.meta && t.meta.samplesPerCell) || 1;
       const z = Array.from(t.type === "heatmap" ? t.z : t.surfacecolor, (row) => Array.from(row))
         .filter((_, r) => r % step === 0).map((row) => row.filter((_, c) => c % step === 0));
-      const name = (t.type === "surface" ? t.name : titles[k]) || "panel " + (k + 1);
+      const name = (t.type === "surface" ? t.name : titles[k]) || window.pageMessage("panel", { k: k + 1 });
       const flat = z.flat();
       const max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;
-      const rowName = t.type === "heatmap" ? axisTitle(layout, t.yaxis, "row") : "query r";
-      const colName = t.type === "heatmap" ? axisTitle(layout, t.xaxis, "column") : "key j";
+      const rowName = t.type === "heatmap" ? axisTitle(layout, t.yaxis, window.pageMessage("row")) : window.pageMessage("queryR");
+      const colName = t.type === "heatmap" ? axisTitle(layout, t.xaxis, window.pageMessage("column")) : window.pageMessage("keyJ");
       const rows = t.type === "heatmap" ? labels(layout, t.yaxis, z.length) : z.map((_, r) => String(r));
       const cols = t.type === "heatmap" ? labels(layout, t.xaxis, n) : z[0].map((_, c) => String(c));
-      parts.push(`${name}: ${z.length} × ${n}, values ${fmt(Math.min(...flat))} to ${fmt(max)}, ` +
-        `largest at ${rowName} ${rows[Math.floor(at / n)]}, ${colName} ${cols[at % n]}`);
+      parts.push(window.pageMessage("figureReading", { name, rows: z.length, cols: n, min: fmt(Math.min(...flat)),
+        max: fmt(max), rowName, row: rows[Math.floor(at / n)], colName, col: cols[at % n] }));
       box.appendChild(table(name, rows, cols, z, rowName, colName));
     });
     const reading = document.createElement("p");
-    reading.textContent = (parts.length ? parts : titles).join("; ") + ".";
+    reading.textContent = window.pageMessage("figureEnd", { readings: (parts.length ? parts : titles).join("; ") });
     box.prepend(reading);
     return box;
   }

@@ -298,9 +298,11 @@
         return order.join(" ");
       },
 
-      // The page's own address, for the share box.
+      // The page's own address, for the share box, in the page's language (?lang=) even where the browser chose it.
       shareLink: function (search) {
-        return window.location.origin + window.location.pathname + (search || "");
+        const q = new URLSearchParams(search || "");
+        if (!q.has("lang")) q.set("lang", document.documentElement.lang);
+        return window.location.origin + window.location.pathname + "?" + q.toString();
       },
 
       copyLink: (clicks, boxId) => window.copyFromBox(boxId),
@@ -334,6 +336,7 @@
         const value = (key) => args[params.findIndex((p) => p.key === key)];
         const before = new URLSearchParams(search || "");
         const q = new URLSearchParams();
+        config.keepParams.forEach((key) => before.has(key) && q.set(key, before.get(key)));  // ?lang=: the page's
         params.forEach((p, i) => {
           if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
             const text = rules().writeParam(p, args[i]);

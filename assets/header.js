@@ -79,9 +79,15 @@
       // its URL otherwise as it is.
       chooseLanguage: function (chosen, pageLanguage) {
         if (!chosen || chosen === pageLanguage) return;
+        const cookie = document.getElementById("browser-messages").dataset.choiceCookie;
+        document.cookie = `${cookie}=${chosen}; Max-Age=31536000; Path=/; SameSite=Lax`;
         const q = new URLSearchParams(window.location.search);
         q.set("lang", chosen);
         window.location.assign(window.location.pathname + "?" + q.toString() + window.location.hash);
+      },
+
+      pageLanguage: function (lang) {
+        if (lang) document.documentElement.lang = lang;
       },
     },
   });

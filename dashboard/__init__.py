@@ -32,7 +32,8 @@ def create_apps(password: str | None = None) -> tuple:
             lang = server.page_language()
             with i18n.use(lang):
                 page = Dash.interpolate_index(dash_app, **{**parts, "title": escape(i18n._(title))})
-            return page.replace("<html>", f'<html lang="{lang}">', 1)
+                loading = escape(i18n._("Loading…"))
+            return page.replace("<html>", f'<html lang="{lang}">', 1).replace("Loading...", loading, 1)
 
         dash_app.interpolate_index = index
         return dash_app

@@ -24,7 +24,8 @@ DEFAULT = "en"
 NAMES = {"en": "English", "zh-CN": "简体中文", "es": "Español"}  # each in its own language, for the switch
 LOCALES = {"en": "en", "zh-CN": "zh_CN", "es": "es"}  # Babel's names, the catalogs' folders
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
-COOKIE = "lang"
+CHOICE_COOKIE = "mha-language"  # the language this browser chose in the header's switch (assets/header.js)
+PAGE_COOKIE = "mha-page-language"  # the language of the page this browser loaded last, for the layout it fetches
 
 _language: ContextVar[str] = ContextVar("language", default=DEFAULT)
 
@@ -75,7 +76,7 @@ def negotiate(accept_languages) -> str:
     """The browser's first choice we have (werkzeug's parsed Accept-Language, best first): any zh to zh-CN,
     any es to es, otherwise English."""
     for tag, _quality in accept_languages:
-        primary = tag.split("-")[0].lower()
+        primary = tag.replace("_", "-").split("-")[0].lower()
         for lang in LANGUAGES:
             if lang.split("-")[0].lower() == primary:
                 return lang
@@ -83,19 +84,21 @@ def negotiate(accept_languages) -> str:
 
 
 def lru_cache(maxsize: int):
-    """functools.lru_cache for a function whose result holds words: keyed by the language as well as the
-    arguments, so a page in Spanish never gets a figure cached for a page in Chinese. The languages share the
-    `maxsize` entries: memory stays as bounded as with one language."""
+    """functools.lru_cache for a function whose result holds words: a cache of `maxsize` per language, so a page
+    in Spanish never gets a figure cached for a page in Chinese, and a class in two languages keeps each one's
+    (a cache sized to hold every case still does). cache_info is the request's language's."""
     def decorate(function):
-        @functools.lru_cache(maxsize=maxsize)
-        def in_language(lang, *args, **kwargs):
-            return function(*args, **kwargs)
+        caches = {lang: functools.lru_cache(maxsize=maxsize)(function) for lang in LANGUAGES}
 
         @functools.wraps(function)
         def cached(*args, **kwargs):
-            return in_language(language(), *args, **kwargs)
+            return caches[language()](*args, **kwargs)
 
-        cached.cache_clear = in_language.cache_clear
-        cached.cache_info = in_language.cache_info
+        def cache_clear() -> None:
+            for each in caches.values():
+                each.cache_clear()
+
+        cached.cache_clear = cache_clear
+        cached.cache_info = lambda: caches[language()].cache_info()
         return cached
     return decorate

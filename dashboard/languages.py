@@ -1,8 +1,9 @@
 """What both apps' pages carry for their language (dashboard/i18n.py): the switch in the header, the store the
 server callbacks read the page's language from, and the words the browser's own scripts show.
 
-Choosing a language reloads the page with ?lang= (the rest of its URL kept), so the whole page, its layout and
-every later answer are in that language (assets/header.js, chooseLanguage).
+Choosing a language keeps it in this browser (a cookie) and reloads the page with ?lang= (the rest of its URL
+kept), so the whole page, its layout and every later answer are in that language (assets/header.js,
+chooseLanguage).
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ MESSAGES = {
     # Translators: the learning lab's button that plays or pauses the training steps.
     "play": N_("play"),
     "pause": N_("pause"),
+    # Translators: a figure's text alternative for screen readers, e.g. "head 2: 12 × 12, values 0.01 to 0.40,
+    # largest at query r 3, key j 5"
+    "figureReading": N_("{name}: {rows} × {cols}, values {min} to {max}, largest at {rowName} {row}, {colName} {col}"),
+    "figureEnd": N_("{readings}."),
+    "panel": N_("panel {k}"),
+    "row": N_("row"),
+    "column": N_("column"),
+    "queryR": N_("query r"),
+    "keyJ": N_("key j"),
     "classMode": N_("class mode"),
     "classSession": N_("class session {code}"),
     "badCode": N_("A join code is 6 letters and digits, such as ABC234."),
@@ -40,21 +50,25 @@ MESSAGES = {
 
 
 def switch() -> html.Div:
-    """The languages, each named in itself, so a student finds their own on a page they cannot read."""
+    """The languages, each named in itself, so a student finds their own on a page they cannot read; the label
+    is for screen readers (the choice shown names a language already), which keeps the header one row wide."""
     return html.Div([
-        dbc.Label(_("Language"), html_for=LANGUAGE_CHOICE, className="small mb-0"),
+        dbc.Label(_("Language"), html_for=LANGUAGE_CHOICE, className="visually-hidden"),
         dbc.Select(id=LANGUAGE_CHOICE, options=[{"label": name, "value": lang} for lang, name in i18n.NAMES.items()],
                    value=i18n.language(), size="sm", className="language-choice"),
-    ], className="d-flex align-items-center gap-2")
+    ], className="d-flex align-items-center")
 
 
 def page_parts() -> list:
     """The page's language for its callbacks, and the browser's messages in it."""
     messages = {key: _(message) for key, message in MESSAGES.items()}
     return [language_store(i18n.language()),
-            html.Div(id=BROWSER_MESSAGES, hidden=True, **{"data-messages": json.dumps(messages, ensure_ascii=False)})]
+            html.Div(id=BROWSER_MESSAGES, hidden=True, **{"data-messages": json.dumps(messages, ensure_ascii=False),
+                                                          "data-choice-cookie": i18n.CHOICE_COOKIE})]
 
 
 def wire(callbacks: Callbacks) -> None:
-    """A new choice reloads the page in that language."""
+    """A new choice is kept in this browser and reloads the page in that language; <html lang> is the language of
+    the layout the page got (as its URL asked, unless the browser kept no cookie)."""
     callbacks.clientside_callback("chooseLanguage", Input(LANGUAGE_CHOICE, "value"), State(LANGUAGE, "data"))
+    callbacks.clientside_callback("pageLanguage", Input(LANGUAGE, "data"))

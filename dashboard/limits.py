@@ -1,9 +1,10 @@
 """Every value a control may take, and the parsers that check them: the rules, in one place.
 
 A leaf: it imports only constants (the core's, the training steps, the names of the bugs and the checks), the
-core's integer check, and i18n to say its messages and labels in the page's language. The server checks each input here, once, where it enters a callback; the browser gets the
-same values through the page's config (`client_config`), so assets/*.js repeat none of them. A bad value raises
-`Invalid`: a control's callback then gives no update (wiring.py), and a typed value gets the message.
+core's integer check, and i18n to say its messages and labels in the page's language. The server checks each
+input here, once, where it enters a callback; the browser gets the same values through the page's config
+(`client_config`), so assets/*.js repeat none of them. A bad value raises `Invalid`: a control's callback then
+gives no update (wiring.py), and a typed value gets the message.
 """
 
 from __future__ import annotations

@@ -67,13 +67,20 @@ def content_security_policy(script_hashes) -> str:
 
 
 def page_language() -> str:
-    """The language a page is built in: ?lang=, else the one this browser chose last (a cookie the ?lang= of its
-    page set, which also carries the choice to the layout the page fetches next), else the browser's
-    Accept-Language, else English."""
+    """The language a page is built in: ?lang=, else the one this browser chose in the header's switch (a
+    cookie), else the browser's Accept-Language, else English."""
     if not has_request_context():
         return i18n.DEFAULT
-    return (i18n.parse(request.args.get("lang")) or i18n.parse(request.cookies.get(i18n.COOKIE))
+    return (i18n.parse(request.args.get("lang")) or i18n.parse(request.cookies.get(i18n.CHOICE_COOKIE))
             or i18n.negotiate(request.accept_languages))
+
+
+def layout_language() -> str:
+    """The language of the layout a page fetches (Dash asks for it with no query string): the page's own, which
+    the page's response left in a cookie, else as a page would choose."""
+    if not has_request_context():
+        return i18n.DEFAULT
+    return i18n.parse(request.cookies.get(i18n.PAGE_COOKIE)) or page_language()
 
 
 def ids(items) -> list | None:
@@ -244,9 +251,10 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
-        chosen = i18n.parse(request.args.get("lang"))
-        if chosen and chosen != request.cookies.get(i18n.COOKIE):
-            response.set_cookie(i18n.COOKIE, chosen, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+        if response.mimetype == "text/html":  # a page: its layout, fetched next, follows its language
+            lang = page_language()
+            if lang != request.cookies.get(i18n.PAGE_COOKIE):
+                response.set_cookie(i18n.PAGE_COOKIE, lang, samesite="Lax", httponly=True)
         if response.mimetype in ("text/html", "application/json"):
             response.vary.update(("Accept-Language", "Cookie"))  # a page and its layout follow the language
         if request.path.startswith("/assets/") and "m" in request.args:

@@ -106,4 +106,4 @@ def test_download_gives_the_cores_numbers(page):
     assert info.value.suggested_filename == "attention-random-h4-seed3-n12-seed.json"
     page.click("#copy-link")
     wait_until(page, "() => document.querySelector('#share-status').innerText.length > 0")
-    assert page.input_value("#share-link") == page.url
+    assert page.input_value("#share-link") == page.url + "&lang=en"  # this view, in the page's language

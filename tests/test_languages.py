@@ -1,6 +1,7 @@
 """The student's language (dashboard/i18n.py): complete and current catalogs, the same math in every language, one
 glossary, the language a page is built in, and pages and live answers in Chinese and Spanish with no English left."""
 
+import json
 import re
 import string
 import tomllib
@@ -28,7 +29,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 GLOSSARY = tomllib.loads((i18n.LOCALE_DIR / "glossary.toml").read_text(encoding="utf-8"))
 # English words that no Chinese or Spanish sentence holds: one of them on a translated page is English left over.
 ENGLISH = re.compile(r"\b(the|and|of|with|from|this|each|is|are|head|heads|seed|weights|query|queries|keys|values"
-                     r"|attention|click|choose|shows?)\b", re.IGNORECASE)
+                     r"|attention|click|choose|shows?|largest|row|loading|download|reset|plot|autoscale|hover)\b", re.IGNORECASE)
 
 
 def catalog(lang: str):
@@ -45,7 +46,8 @@ def source_messages() -> set:
 
 
 def placeholders(text: str) -> set:
-    return {name for _literal, name, _spec, _conversion in string.Formatter().parse(text) if name is not None}
+    """{name} and {name:.2f} as (name, format spec): a translation must keep both."""
+    return {(name, spec) for _literal, name, spec, _conversion in string.Formatter().parse(text) if name is not None}
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def test_every_message_is_translated_with_the_same_placeholders(lang):
         assert all(strings), f"untranslated: {message.id!r}"
         for text in strings:  # a missing or misspelt {name} would raise as the page is built
             assert placeholders(text) <= placeholders(ids[-1]), (message.id, text)
-            assert placeholders(ids[0]) - {"n"} <= placeholders(text), (message.id, text)
+            assert {p for p in placeholders(ids[0]) if p[0] != "n"} <= placeholders(text), (message.id, text)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -132,26 +134,52 @@ def client():
     return create_app().server.test_client()
 
 
+def page_language_of(layout: dict) -> str:
+    return next(c["props"]["data"] for c in layout["props"]["children"] if c["props"].get("id") == LANGUAGE)
+
+
 @pytest.mark.parametrize(("query", "accept", "lang"), [
     ("", "", "en"), ("?lang=zh-CN", "", "zh-CN"), ("?lang=es", "zh-CN", "es"), ("", "es-MX,es;q=0.9", "es"),
     ("", "zh-TW,en;q=0.5", "zh-CN"), ("", "fr-FR,de", "en"), ("?lang=xx", "es", "es"), ("?lang=ZH-cn", "", "zh-CN"),
+    ("", "es_ES", "es"), ("?lang=" + "x" * 5000, "\u0000;q=nan", "en"),
 ])
-def test_a_page_is_in_the_language_its_url_or_browser_asks_for(client, query, accept, lang):
-    client.delete_cookie(i18n.COOKIE)
+def test_a_page_and_its_layout_are_in_the_language_its_url_or_browser_asks_for(client, query, accept, lang):
     for path in ("/", "/class/"):
-        page = client.get(path + query, headers={"Accept-Language": accept} if accept else {})
+        client.delete_cookie(i18n.PAGE_COOKIE)
+        headers = {"Accept-Language": accept} if accept else {}
+        page = client.get(path + query, headers=headers)
         assert page.status_code == 200
         assert f'<html lang="{lang}">' in page.text
         assert "Accept-Language" in page.headers["Vary"]
+        layout = client.get(path + "_dash-layout", headers={"Accept-Language": "fr"})  # the page's, not the header's
+        assert page_language_of(layout.json) == lang
 
 
-def test_a_chosen_language_carries_to_the_layout_the_page_fetches(client):
-    client.delete_cookie(i18n.COOKIE)
-    client.get("/?lang=es", headers={"Accept-Language": "zh-CN"})
-    layout = client.get("/_dash-layout", headers={"Accept-Language": "zh-CN"}).json
-    assert {"id": LANGUAGE, "data": "es"}.items() <= next(
-        c["props"] for c in layout["props"]["children"] if c["props"].get("id") == LANGUAGE).items()
+def test_the_choice_made_in_the_switch_outlasts_the_page_and_a_link_does_not_change_it(client):
+    client.set_cookie(i18n.CHOICE_COOKIE, "es")  # as assets/header.js sets it
+    assert '<html lang="es">' in client.get("/", headers={"Accept-Language": "zh-CN"}).text
     assert "<title>Explorador de atención multicabeza</title>" in client.get("/").text
+    assert '<html lang="zh-CN">' in client.get("/?lang=zh-CN").text  # a shared link, in its sender's language
+    assert client.get_cookie(i18n.CHOICE_COOKIE).value == "es"  # and the student's own choice stays
+    client.delete_cookie(i18n.CHOICE_COOKIE)
+
+
+def test_a_layout_fetched_without_its_page_s_cookie_follows_the_browser(client):
+    """A browser that keeps no cookie gets the layout of its Accept-Language; the page then says so (<html lang>
+    follows the page-language store, header.js pageLanguage) rather than reloading."""
+    client.delete_cookie(i18n.PAGE_COOKIE)
+    assert page_language_of(client.get("/_dash-layout", headers={"Accept-Language": "es"}).json) == "es"
+
+
+def test_every_view_answers_in_the_language_its_page_sends(client):
+    """Over HTTP, through the wiring that runs a callback in its page's language."""
+    from tests.dash_requests import callback_body
+
+    fn, outputs, inputs, state = next(c for c in gated_callbacks() if c[0].__name__ == "update_scale_text")
+    answers = {lang: client.post("/_dash-update-component", json=callback_body(outputs, inputs, state, lang=lang))
+               for lang in i18n.LANGUAGES}
+    texts = {lang: answer.json["response"][outputs[0].component_id]["children"] for lang, answer in answers.items()}
+    assert ENGLISH.search(texts["en"]) and CJK.search(texts["zh-CN"]) and "escalados" in texts["es"]
 
 
 def strings(node) -> list[str]:
@@ -161,23 +189,24 @@ def strings(node) -> list[str]:
     if isinstance(node, list | tuple):
         return [s for item in node for s in strings(item)]
     if isinstance(node, dict):
-        return [s for key, value in node.items() if key not in SILENT for s in strings(value)]
+        return [s for key, value in node.items() if key not in SILENT
+                for s in strings(list(json.loads(value).values()) if key == "data-messages" else value)]
     if hasattr(node, "to_plotly_json"):  # a component, or a Patch of a figure
-        json = node.to_plotly_json()
-        return strings(json.get("props", json))
+        plotly_json = node.to_plotly_json()
+        return strings(plotly_json.get("props", plotly_json))
     return []
 
 
 # Props that hold no words: ids, classes, styles, values sent between browser and server, formulas' TeX.
 SILENT = {"id", "className", "style", "value", "data", "href", "src", "type", "key", "colorscale", "family",
           "config", "html_for", "htmlFor", "role", "inputClassName", "labelClassName", "labelCheckedClassName",
-          "data-graph", "data-session-key", "data-messages", "uirevision", "hoverinfo", "mode", "aria-labelledby",
-          "aria-controls", "aria-describedby"}
+          "data-graph", "data-session-key", "data-choice-cookie", "scope", "uirevision", "hoverinfo", "mode",
+          "aria-labelledby", "aria-controls", "aria-describedby"}
 
 
 def english_left(texts: list[str]) -> list[str]:
     formula = re.compile(r'<img class="formula"[^>]*>')
-    return [t for t in texts if ENGLISH.search(re.sub(r"<[^>]+>", " ", formula.sub(" ", t)))]
+    return [t for t in texts if ENGLISH.search(PLACEHOLDER.sub(" ", re.sub(r"<[^>]+>", " ", formula.sub(" ", t))))]
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -231,7 +260,10 @@ def test_a_lecturer_in_spanish_and_a_student_in_chinese_each_read_their_own_lang
     student = post(client, in_language(b.join(code), "zh-CN"))[1][ids.STUDENT_ID]["data"]["id"]
     phone = [post(client, in_language(b.poll(code, student), "zh-CN"))[1],
              post(client, in_language(b.answer(code, student, question, 3), "zh-CN"))[1]]
+    projector.append(post(client, in_language(b.reveal(code, token, question), "es"))[1])  # with its figure
+    phone.append(post(client, in_language(b.poll(code, student, seen=phone[0][ids.SEEN]["data"]), "zh-CN"))[1])
     assert english_left(strings(projector)) == [] and english_left(strings(phone)) == []
+    assert CJK.search(str(phone[-1][ids.S_RESULT]["children"]))  # the answer, as the phone reads it
     spanish = projector[1][ids.PROMPT]["children"]
     assert spanish != english and not CJK.search(spanish)
     assert CJK.search(phone[0][ids.S_PROMPT]["children"])

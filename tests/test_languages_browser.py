@@ -1,7 +1,6 @@
 """The pages in Chinese and Spanish, as a student's browser shows them: <html lang>, every tab in the language with
-no English left, the switch that changes it with the page's state kept, and axe on every tab."""
-
-import re
+no English left, the switch that changes it with the page's state kept, copy link that keeps it, and axe on every
+tab."""
 
 import pytest
 
@@ -13,9 +12,9 @@ from tests.test_languages import CJK, ENGLISH, TRANSLATED
 pytestmark = pytest.mark.browser
 
 
-# The words a tab shows, its formulas' alt text (TeX) left out.
+# The words a tab shows or reads out (the figures' text alternatives too), its formulas' alt text (TeX) left out.
 SECTION_TEXT = """(id) => { const s = document.getElementById(id).cloneNode(true);
-  s.querySelectorAll('img.formula, .visually-hidden, [hidden]').forEach(e => e.remove());
+  s.querySelectorAll('img.formula, [hidden]').forEach(e => e.remove());
   return s.innerText; }"""
 
 
@@ -36,7 +35,9 @@ def test_every_tab_is_in_the_page_s_language_and_axe_finds_nothing(page_in):
     for tab in TABS:
         page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
         wait_drawn(page, tab)
-        text = page.evaluate(SECTION_TEXT, f"section-{tab}") + page.evaluate(SECTION_TEXT, "model-bar")
+        text = page.evaluate(SECTION_TEXT, f"section-{tab}") + page.evaluate(SECTION_TEXT, "model-bar") + page.evaluate(
+            "id => Array.from(document.querySelectorAll(`#${id} .modebar-btn`), b => b.dataset.title).join(' ')",
+            f"section-{tab}")  # plotly's toolbar too
         assert ENGLISH.findall(text) == [], (tab, text[:300])
         if lang == "zh-CN":
             assert len(CJK.findall(text)) > 100, tab
@@ -49,6 +50,7 @@ def test_the_switch_reloads_the_page_in_the_chosen_language_with_its_state(brows
     page.goto(f"{app_url}/?tab=mixing&h=8")  # the browser asks for Spanish
     wait_drawn(page, "mixing")
     assert page.evaluate("document.documentElement.lang") == "es"
+    assert "lang=es" in page.input_value("#share-link")  # copy link keeps the language the browser chose
     with page.expect_event("load"):  # the page again: a new document
         page.select_option("#language-choice", "zh-CN")
     assert page.evaluate("document.documentElement.lang") == "zh-CN"

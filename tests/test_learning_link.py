@@ -38,7 +38,8 @@ def test_a_link_opens_its_training_seed_step_and_surgery(page):
     wait_until(page, "() => document.querySelector('#learn-roles').innerText.startsWith('At step 100,')")
     page.wait_for_selector("#surgery-result:has-text('after this surgery')")
     assert page.locator("#surgery-off input:checked").input_value() == "1"
-    assert page.input_value("#learn-share-link") == page.base + link  # "copy link" copies this very view
+    # "copy link" copies this very view, in the page's language
+    assert page.input_value("#learn-share-link") == page.base + link + "&lang=en"
 
     page.fill("#learn-seed", "2")  # typed, "train" not pressed
     page.press("#learn-seed", "Enter")

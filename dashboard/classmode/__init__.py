@@ -13,7 +13,7 @@ from dash import Input, Output, State, dcc, html
 
 from .. import i18n, languages, prefs
 from ..i18n import _
-from ..server import page_language
+from ..server import layout_language
 from ..wiring import Callbacks
 from . import form, ids, lecturer, plan, start, student  # noqa: F401 (each records its callbacks)
 from .wiring import CALLBACKS
@@ -70,7 +70,7 @@ def layout() -> html.Div:
 
 def build(app) -> None:
     """Class mode's layout and callbacks on a Dash app."""
-    app.layout = lambda: layout_in(page_language())
+    app.layout = lambda: layout_in(layout_language())
     for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
         layout_in(lang)
     CALLBACKS.wire(app)

@@ -13,7 +13,7 @@ from flask import Response, abort
 
 from .. import i18n, languages, limits
 from ..attention import HEAD_CHOICES
-from ..server import ONE_YEAR, page_language
+from ..server import ONE_YEAR, layout_language
 from ..urls import url_param
 from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
@@ -26,7 +26,6 @@ URL_PARAMS = [
     url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
     url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
     url_param("lecture", LECTURE, False, flag=True),
-    url_param("lang", languages.LANGUAGE_CHOICE, i18n.DEFAULT, choices=i18n.LANGUAGES),  # default: the page's
     *model_bar.URL_PARAMS,
     *example.URL_PARAMS,
     *equivariance.URL_PARAMS,
@@ -40,9 +39,8 @@ def config() -> dict:
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
            "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
-    # A page without ?lang= is in the language its browser chose or asked for: that is its default.
-    url = [{**p, "default": i18n.language()} if p["key"] == "lang" else p for p in URL_PARAMS]
-    return {**limits.client_config(), "ids": ids, "url": url, "modelTabs": list(model_bar.TABS),
+    return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
+            "modelTabs": list(model_bar.TABS),
             "gates": gate.client_config(), "headOptions": head_options_config(),
             "presenter": presenter.client_config()}
 
@@ -86,7 +84,7 @@ def layout() -> html.Div:
 
 def build(app) -> None:
     """The explorer's layout and callbacks on a Dash app."""
-    app.layout = lambda: layout_in(page_language())
+    app.layout = lambda: layout_in(layout_language())
     for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
         layout_in(lang)
     CALLBACKS.wire(app)

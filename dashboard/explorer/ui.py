@@ -168,14 +168,15 @@ def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
     """A figure in its frame, with the button that presents it alone, full screen (presenter.py)."""
     return html.Div([present_button(graph_id),
                      dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
-                               config=figures.GRAPH_CONFIG, **kwargs)], className="figure-frame")
+                               config=figures.graph_config(), **kwargs)], className="figure-frame")
 
 
 def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.Div:
     """Three number boxes for a cell A^(i)_rj: head i from 1, query r and key j from 0 (ids and values in that
     order); the server checks the cell against the setting (limits.cell)."""
     # Translators: a cell A^(i)_rj of the attention weights: attention head i, query r, key j.
-    labels, lows, highs = (_("head i"), _("query r"), _("key j")), (1, 0, 0), (max(HEAD_CHOICES),) + (limits.MAX_TOKENS - 1,) * 2
+    labels, lows = (_("head i"), _("query r"), _("key j")), (1, 0, 0)
+    highs = (max(HEAD_CHOICES),) + (limits.MAX_TOKENS - 1,) * 2
     return html.Div([html.Div([dbc.Label(label, html_for=i, className="small mb-0"),
                                dbc.Input(id=i, type="number", min=low, max=high, step=1, value=value, size="sm",
                                          className="cell-input")])

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..i18n import _
+from ..i18n import DEFAULT, N_, _, language
 
 # Sequential scale for attention weights: one hue, readable in grey and by colour-blind readers.
 # ColorBrewer "Purples" (Plotly.js knows it by value, not by name).
@@ -30,6 +30,25 @@ GRAPH_CONFIG = {
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
 }
+# Plotly's own words (its toolbar's buttons and notices), which graph_config gives it in the page's language.
+PLOTLY_WORDS = (
+    N_("Zoom"), N_("Pan"), N_("Zoom in"), N_("Zoom out"), N_("Autoscale"), N_("Reset axes"),
+    N_("Download plot as a PNG"), N_("Download plot"), N_("Image download succeeded"),
+    N_("Preparing image - this may take a few seconds"), N_("Sorry, there was a problem downloading your image!"),
+    N_("Double-click to zoom back out"), N_("Orbital rotation"), N_("Turntable rotation"),
+    N_("Reset camera to default"), N_("Reset camera to last save"), N_("Reset view"), N_("Reset views"),
+    N_("Show closest data on hover"), N_("Compare data on hover"), N_("Toggle show closest data on hover"),
+    N_("Toggle Spike Lines"),
+)
+
+
+def graph_config() -> dict:
+    """GRAPH_CONFIG, with plotly's words in the request's language: a dictionary only, so numbers keep plotly's
+    default format (a decimal point), as the rest of the page writes them in every language."""
+    lang = language()
+    if lang == DEFAULT:
+        return GRAPH_CONFIG
+    return {**GRAPH_CONFIG, "locale": lang, "locales": {lang: {"dictionary": {w: _(w) for w in PLOTLY_WORDS}}}}
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
 # Lecture mode at 1920 x 1080: the prose is 23.5 px, so figure text is 24 px, and a figure is at most

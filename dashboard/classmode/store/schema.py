@@ -155,15 +155,15 @@ def owner(address: str) -> str:
 def invalid(message: str) -> Invalid:
     """check_int's error for a student: the rule, without the value it got (which may be a forged one)."""
     got = _(", got {value}").partition("{value}")[0]  # check_int's, in the request's language
-    return Invalid(message.partition(got)[0].removesuffix(".") + ".")
+    return Invalid((message.partition(got)[0] if got else message).removesuffix(".") + ".")
 
 
-def answer(kind: str, n: int | None, value, name: str = "The answer") -> float | int:
+def answer(kind: str, n: int | None, value, name: str = N_("The answer")) -> float | int:
     """An answer (or the truth) to a question of this kind: an option 0..n-1, or an amount in [0, 1]."""
     if kind != "amount":
         return check_int(name, value, 0, n - 1, error=invalid)
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:  # NaN fails too
-        raise Invalid(f"{name} must be a number from 0 to 1.")
+        raise Invalid(_("{name} must be a number from 0 to 1.").format(name=_(name)))
     return float(value)
 
 
@@ -178,7 +178,7 @@ def _text(value, name: str, longest: int) -> str:
 
 def _number(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
-        raise Invalid(f"{name} must be a number from 0 to 1.")
+        raise Invalid(_("{name} must be a number from 0 to 1.").format(name=_(name)))
     return float(value)
 
 
@@ -199,11 +199,11 @@ def question(q: dict) -> dict:
     template = _member(q.pop("template", None), tuple(TEMPLATES), "A question's template")
     kind = TEMPLATES[template]
     h = _member(q.pop("h", None), HEAD_CHOICES, "h")
-    size = check_int("Tokens per cluster", q.pop("size", limits.DEFAULT_SIZE), limits.SIZES[0], limits.SIZES[-1],
+    size = check_int(N_("Tokens per cluster"), q.pop("size", limits.DEFAULT_SIZE), limits.SIZES[0], limits.SIZES[-1],
                      error=invalid)
     n_tokens = 3 * size
     out = dict(template=template, kind=kind, prompt=_text(q.pop("prompt", None), "The question", MAX_PROMPT), h=h,
-               seed=check_int("The seed", q.pop("seed", None), 0, MAX_SEED, error=invalid), size=size,
+               seed=check_int(N_("The seed"), q.pop("seed", None), 0, MAX_SEED, error=invalid), size=size,
                scale=_member(q.pop("scale", limits.DEFAULT_SCALE), tuple(limits.SCALES), "The scale"),
                tau=check_int("τ", q.pop("tau", limits.DEFAULT_TAU_STEP), limits.TAU_STEPS[0], limits.TAU_STEPS[-1],
                              error=invalid),
@@ -222,15 +222,15 @@ def question(q: dict) -> dict:
     if kind == "amount":
         if q.pop("n", None) is not None or q.pop("accepted", None):
             raise Invalid("A question about an amount has no options.")
-        truth = answer(kind, None, q.pop("truth", None), "The true answer")
+        truth = answer(kind, None, q.pop("truth", None), N_("The true answer"))
         lo, hi = _number(q.pop("lo", None), "The lowest value"), _number(q.pop("hi", None), "The highest value")
         tolerance = _number(q.pop("tolerance", None), "The tolerance")
         if not (lo <= truth <= hi and tolerance > 0):
             raise Invalid("The true answer must lie in the range shown, with a tolerance above 0.")
         out.update(n=None, truth=truth, accepted=None, tolerance=tolerance, lo=lo, hi=hi)
     else:
-        n = check_int("The number of options", q.pop("n", None), 2, MAX_OPTIONS, error=invalid)
-        truth = answer(kind, n, q.pop("truth", None), "The true answer")
+        n = check_int(N_("The number of options"), q.pop("n", None), 2, MAX_OPTIONS, error=invalid)
+        truth = answer(kind, n, q.pop("truth", None), N_("The true answer"))
         accepted = q.pop("accepted", None) or [truth]
         if not (isinstance(accepted, (list, tuple)) and len(accepted) <= MAX_OPTIONS):
             raise Invalid("The accepted answers are a list of options.")
