@@ -139,7 +139,9 @@ def client_address() -> str:
 
 
 def password_needed() -> Response:
-    return Response("This class's dashboard needs its password.", 401,
+    with i18n.use(page_language()):
+        text = i18n._("This class's dashboard needs its password.")
+    return Response(text, 401,
                     {"WWW-Authenticate": 'Basic realm="attention explorer", charset="UTF-8"'})
 
 
@@ -239,7 +241,9 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
         try:
             wrong_passwords.check(client)
         except RateLimited as refused:  # not logged: the log stays at the bucket's rate
-            return Response("Too many wrong passwords: wait a moment.", 429,
+            with i18n.use(page_language()):
+                text = i18n._("Too many wrong passwords: wait a moment.")
+            return Response(text, 429,
                             {"Retry-After": str(math.ceil(refused.retry_after))})
         log.warning("wrong class password from %s", short(client))
         return password_needed()

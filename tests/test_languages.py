@@ -267,3 +267,9 @@ def test_a_lecturer_in_spanish_and_a_student_in_chinese_each_read_their_own_lang
     spanish = projector[1][ids.PROMPT]["children"]
     assert spanish != english and not CJK.search(spanish)
     assert CJK.search(phone[0][ids.S_PROMPT]["children"])
+
+
+def test_the_password_prompt_is_in_the_browser_s_language():
+    guarded = create_app(password="room 101").server.test_client()
+    refused = guarded.get("/", headers={"Accept-Language": "zh-CN"})
+    assert refused.status_code == 401 and CJK.search(refused.text)
