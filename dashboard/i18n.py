@@ -60,6 +60,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(language()).ngettext(singular, plural, n)
 
 
+def sentences(*parts: str) -> str:
+    """Whole sentences, one after another: a space between them, but none in Chinese, whose full stop (。) is
+    the gap."""
+    return ("" if language() == "zh-CN" else " ").join(part for part in parts if part)
+
+
 def N_(message: str) -> str:
     """Marks `message` for the catalog where it is defined, for `_` to translate where it is shown."""
     return message

@@ -29,7 +29,8 @@ def setting(q: dict) -> Setting:
 
 
 def graph(figure: dict, text: str) -> list:
-    return [dcc.Graph(figure=figure, config=figures.graph_config()), html.P(text, className="small text-body-secondary")]
+    return [dcc.Graph(figure=figure, config=figures.graph_config()),
+            html.P(text, className="small text-body-secondary")]
 
 
 @i18n.lru_cache(maxsize=64)

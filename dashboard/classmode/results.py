@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from dash import html
 
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, sentences
 from ..tables import bar
 from .pictures import why
 from .store import schema
@@ -62,7 +62,7 @@ def summary(q: dict) -> str:
         parts.append(_("The answer: {answer}; {accepted} count.").format(
             answer=answer, accepted=", ".join(option_label(q["template"], a) for a in accepted))
             if len(accepted) > 1 else _("The answer: {answer}.").format(answer=answer))
-    return " ".join(parts)
+    return sentences(*parts)
 
 
 def results_view(q: dict) -> html.Div:

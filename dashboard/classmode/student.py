@@ -14,7 +14,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..i18n import N_, _
+from ..i18n import N_, _, sentences
 from . import ids
 from .pictures import question_example
 from .store import NotFound, StoreError, schema
@@ -114,7 +114,7 @@ def result_text(q: dict, answers: dict) -> str:
         else:
             truth = _("The answer: {answer}.").format(answer=answer)
         last = second if second is not None else first
-        return f"{own} {truth}" + (" " + _("Well predicted!") if schema.right(q, last) else "")
+        return sentences(own, truth, _("Well predicted!") if schema.right(q, last) else "")
     if phase == "vote2":
         text = "" if first is None else _("Your first vote: {answer}.").format(answer=words(q, first)) + " "
         return text + ("" if second is None else _("Your second vote so far: {answer}. You can change it.").format(

@@ -7,7 +7,7 @@ from dash import html
 
 from .. import bugs, checks, figures
 from ..attention import MultiHeadResult
-from ..i18n import N_, _
+from ..i18n import N_, _, sentences
 from ..state import Setting
 
 # Translators: what a check does with a bug: "caught", "missed" or "cannot tell" (a cell of a table)
@@ -29,9 +29,9 @@ def headline(s: Setting, name: str, right: MultiHeadResult, wrong: MultiHeadResu
                  "{gap_A:.3f} (head {head}), the outputs by up to {gap_out:.3f}.")
     said = said.format(name=name, h=s.h, seed=s.seed, n=s.n, gap_A=gap_A, head=head + 1, gap_out=gap_out)
     if max(gap_A, gap_out) < checks.TOLERANCE:
-        return said + " " + _("In this setting the mistake changes nothing: both layers compute the same numbers.")
+        return sentences(said, _("In this setting the mistake changes nothing: both layers compute the same numbers."))
     if gap_A < checks.TOLERANCE:
-        return said + " " + _("Every attention weight is the same: only the output is wrong.")
+        return sentences(said, _("Every attention weight is the same: only the output is wrong."))
     return said
 
 

@@ -10,7 +10,7 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..i18n import _, lru_cache, ngettext
+from ..i18n import _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
@@ -141,7 +141,7 @@ def worked_text(s: Setting) -> str:
                 "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its weight comes "
                 "from.").format(scale=result.scale, weight_name=figures.head_label(i), r=r, j=j, weight=A[i, r, j],
                                 ratio=A[i, r, j] * n, n=n, uniform=1 / n)
-    return here + " " + largest
+    return sentences(here, largest)
 
 
 selection.clickable(HEATMAPS)

@@ -11,7 +11,7 @@ from dash import html
 
 from .. import explain, figures
 from ..figures.influence import influence_label
-from ..i18n import _
+from ..i18n import _, sentences
 from .summary import as_shown, heads_named
 
 
@@ -52,8 +52,8 @@ def disagreement_text(q: explain.QueryRanking) -> str:
                                                         by_influence=top_key(q.ranks[1]))
     if w_rank == n_rank:
         # Translators: attention head {head}, query {r}; "keys" are attention keys.
-        return " ".join([_("In head {head}, for query {r}, every one of the {n} keys keeps its rank from weight to "
-                           "influence.").format(head=i + 1, r=r, n=n), agree])
+        return sentences(_("In head {head}, for query {r}, every one of the {n} keys keeps its rank from weight to "
+                           "influence.").format(head=i + 1, r=r, n=n), agree)
     weight, size, infl = q.values[0, j], q.value_size[j], q.values[1, j]
     others = q.value_size[q.passed]
     sup = figures.head_sup(i)

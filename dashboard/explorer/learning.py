@@ -11,7 +11,7 @@ from .. import figures, i18n, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
 from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
-from ..i18n import _
+from ..i18n import _, sentences
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
@@ -180,8 +180,8 @@ def loss_text(seed: int) -> str:
     else:
         ended = _("h = 1 ended on the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
                   "depend on the input.")
-    return " ".join([_("Training seed {seed}, test loss (MSE) after {steps} steps: {losses}.").format(
-        seed=seed, steps=len(runs[1].losses), losses=losses), ended.format(line=line)])
+    return sentences(_("Training seed {seed}, test loss (MSE) after {steps} steps: {losses}.").format(
+        seed=seed, steps=len(runs[1].losses), losses=losses), ended.format(line=line))
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),

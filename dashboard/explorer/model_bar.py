@@ -8,7 +8,7 @@ import numpy as np
 from dash import Output, dcc, html
 
 from .. import limits
-from ..i18n import _
+from ..i18n import _, sentences
 from ..state import model
 from ..urls import url_param
 from . import export
@@ -85,11 +85,12 @@ def update_scale_text(controls):
         advice = _("These weights give small logits: the softmax stays nearly flat. Lower τ (the temperature scale) "
                    "to sharpen it.")
     # Translators: {factor} is a number such as 1.61, 274 or 2.70e5
-    return _("Scale {scale:.3g} × q·k: a row's scaled logits, the softmax's input, spread by about {spread:.2f} "
+    text = _("Scale {scale:.3g} × q·k: a row's scaled logits, the softmax's input, spread by about {spread:.2f} "
              "(standard deviation). On average a row's largest weight is {top:.2f}, against 1/{n} = {uniform:.3f} "
              "for even attention, and {factor} times the row's smallest (e to the gap between their scaled "
              "logits).").format(scale=r.scale, spread=spread, top=top, n=s.n, uniform=1 / s.n,
-                                factor=factor(weight_ratio(r.logits))) + " " + advice
+                                factor=factor(weight_ratio(r.logits)))
+    return sentences(text, advice)
 
 
 def weight_ratio(logits: np.ndarray) -> float:
