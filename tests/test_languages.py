@@ -273,3 +273,10 @@ def test_the_password_prompt_is_in_the_browser_s_language():
     guarded = create_app(password="room 101").server.test_client()
     refused = guarded.get("/", headers={"Accept-Language": "zh-CN"})
     assert refused.status_code == 401 and CJK.search(refused.text)
+
+
+def test_sentences_follow_each_other_as_each_language_writes_them():
+    with i18n.use("zh-CN"):
+        assert i18n.sentences("第一句。", "", "第二句。") == "第一句。第二句。"
+    with i18n.use("es"):
+        assert i18n.sentences("Una.", "", "Otra.") == "Una. Otra."
