@@ -18,6 +18,16 @@ SECTION_TEXT = """(id) => { const s = document.getElementById(id).cloneNode(true
   return s.innerText; }"""
 
 
+def platform_fonts(page, selector: str) -> list[dict]:
+    """The fonts Chromium drew an element's text with, and how many glyphs each (DevTools' CSS domain)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+
+
 @pytest.fixture(scope="module", params=TRANSLATED)
 def page_in(request, browser, app_url):
     context = browser.new_context(viewport={"width": 1440, "height": 900}, bypass_csp=True,
@@ -32,6 +42,9 @@ def page_in(request, browser, app_url):
 def test_every_tab_is_in_the_page_s_language_and_axe_finds_nothing(page_in):
     lang, page = page_in
     assert page.evaluate("document.documentElement.lang") == lang
+    if lang == "zh-CN":  # the system's CJK font draws the header's Chinese (fonts-noto-cjk), none fetched
+        fonts = platform_fonts(page, "h1")
+        assert [(f["familyName"], f["isCustomFont"]) for f in fonts] == [("Noto Sans CJK SC", False)]
     for tab in TABS:
         page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
         wait_drawn(page, tab)
