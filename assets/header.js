@@ -86,8 +86,12 @@
         window.location.assign(window.location.pathname + "?" + q.toString() + window.location.hash);
       },
 
+      // <html lang> says the language of the layout the page got; each of the switch's options is named in its
+      // own language, so a screen reader says it in that one's voice (dbc.Select takes no lang for an option).
       pageLanguage: function (lang) {
         if (lang) document.documentElement.lang = lang;
+        const options = document.querySelectorAll("#language-choice option[value]:not([value=''])");
+        options.forEach((option) => { option.lang = option.value; });
       },
     },
   });

@@ -64,6 +64,9 @@ def test_the_switch_reloads_the_page_in_the_chosen_language_with_its_state(brows
     wait_drawn(page, "mixing")
     assert page.evaluate("document.documentElement.lang") == "es"
     assert "lang=es" in page.input_value("#share-link")  # copy link keeps the language the browser chose
+    # each option is named in its own language, and says so for a screen reader
+    said_in = page.evaluate("() => Array.from(document.querySelectorAll('#language-choice option'), o => o.lang)")
+    assert [lang for lang in said_in if lang] == list(i18n.LANGUAGES)
     with page.expect_event("load"):  # the page again: a new document
         page.select_option("#language-choice", "zh-CN")
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
