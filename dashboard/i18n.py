@@ -60,6 +60,11 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(language()).ngettext(singular, plural, n)
 
 
+def translated(table: dict) -> dict:
+    """A table's labels (marked N_) in the request's language, by the same keys."""
+    return {key: _(label) for key, label in table.items()}
+
+
 def sentences(*parts: str) -> str:
     """Whole sentences, one after another: a space between them, but none in Chinese, whose full stop (。) is
     the gap."""

@@ -8,6 +8,7 @@ chooseLanguage).
 
 from __future__ import annotations
 
+import functools
 import json
 
 import dash_bootstrap_components as dbc
@@ -15,6 +16,7 @@ from dash import Input, State, html
 
 from . import i18n
 from .i18n import N_, _
+from .server import layout_language
 from .wiring import LANGUAGE, Callbacks, language_store
 
 LANGUAGE_CHOICE = "language-choice"
@@ -65,6 +67,23 @@ def page_parts() -> list:
     return [language_store(i18n.language()),
             html.Div(id=BROWSER_MESSAGES, hidden=True, **{"data-messages": json.dumps(messages, ensure_ascii=False),
                                                           "data-choice-cookie": i18n.CHOICE_COOKIE})]
+
+
+def in_each_language(layout):
+    """`layout` as a function of the language, each built once (in i18n.use)."""
+    @functools.cache
+    def layout_in(lang: str):
+        with i18n.use(lang):
+            return layout()
+    return layout_in
+
+
+def serve(app, layout_in) -> None:
+    """Each page gets the layout in its language (server.layout_language); all are built now: under gunicorn
+    --preload, once, before the workers fork."""
+    app.layout = lambda: layout_in(layout_language())
+    for lang in i18n.LANGUAGES:
+        layout_in(lang)
 
 
 def wire(callbacks: Callbacks) -> None:

@@ -6,14 +6,11 @@ join link's QR code (qr.py). It mounts nothing of the explorer.
 
 from __future__ import annotations
 
-import functools
-
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, dcc, html
 
-from .. import i18n, languages, prefs
+from .. import languages, prefs
 from ..i18n import _
-from ..server import layout_language
 from ..wiring import Callbacks
 from . import form, ids, lecturer, plan, start, student  # noqa: F401 (each records its callbacks)
 from .wiring import CALLBACKS
@@ -50,13 +47,6 @@ def header() -> dbc.Navbar:
     )
 
 
-@functools.cache
-def layout_in(lang: str) -> html.Div:
-    """The page in `lang`, built once per language."""
-    with i18n.use(lang):
-        return layout()
-
-
 def layout() -> html.Div:
     return html.Div([
         dcc.Location(id=ids.URL, refresh="callback-nav"),
@@ -68,11 +58,12 @@ def layout() -> html.Div:
     ])
 
 
+layout_in = languages.in_each_language(layout)  # the page in a language, built once each
+
+
 def build(app) -> None:
     """Class mode's layout and callbacks on a Dash app."""
-    app.layout = lambda: layout_in(layout_language())
-    for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
-        layout_in(lang)
+    languages.serve(app, layout_in)
     CALLBACKS.wire(app)
     HEADER_CALLBACKS.wire(app)
 

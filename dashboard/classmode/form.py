@@ -8,7 +8,7 @@ from dash import dcc, html
 
 from .. import bugs, limits
 from ..attention import HEAD_CHOICES
-from ..i18n import _
+from ..i18n import _, translated
 from . import ids
 from .templates import TEMPLATES, TIMERS
 
@@ -38,11 +38,6 @@ def radios(component_id: str, options: dict, value, legend: str) -> html.Fieldse
                                          value=value, inline=True, className="btn-group", inputClassName="btn-check",
                                          labelClassName="btn btn-sm btn-outline-primary",
                                          labelCheckedClassName="active")])
-
-
-def translated(options: dict) -> dict:
-    """A table's labels (marked N_) in the page's language."""
-    return {k: _(v) for k, v in options.items()}
 
 
 def join_box() -> html.Div:

@@ -6,14 +6,12 @@ app on the same server (dashboard/classmode): nothing here is mounted on its pag
 
 from __future__ import annotations
 
-import functools
-
 from dash import Input, Output, State, dcc, html
 from flask import Response, abort
 
-from .. import i18n, languages, limits
+from .. import languages, limits
 from ..attention import HEAD_CHOICES
-from ..server import ONE_YEAR, layout_language
+from ..server import ONE_YEAR
 from ..urls import url_param
 from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
@@ -60,13 +58,6 @@ clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value")
                     Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
 
 
-@functools.cache
-def layout_in(lang: str) -> html.Div:
-    """The page in `lang`, built once per language."""
-    with i18n.use(lang):
-        return layout()
-
-
 def layout() -> html.Div:
     return html.Div(
         [
@@ -82,11 +73,12 @@ def layout() -> html.Div:
     )
 
 
+layout_in = languages.in_each_language(layout)  # the page in a language, built once each
+
+
 def build(app) -> None:
     """The explorer's layout and callbacks on a Dash app."""
-    app.layout = lambda: layout_in(layout_language())
-    for lang in i18n.LANGUAGES:  # built now: under gunicorn --preload, once, before the workers fork
-        layout_in(lang)
+    languages.serve(app, layout_in)
     CALLBACKS.wire(app)
     header.CALLBACKS.wire(app)  # the header's own (window.dash_clientside.header, assets/header.js)
     app.server.add_url_rule(f"{ui.FORMULA_PATH}<key>.svg", "formula", formula_file)

@@ -8,7 +8,7 @@ import numpy as np
 from dash import Output, dcc, html
 
 from .. import limits
-from ..i18n import _, sentences
+from ..i18n import _, sentences, translated
 from ..state import model
 from ..urls import url_param
 from . import export
@@ -34,7 +34,7 @@ def tau_label(step: int) -> str:
 
 def options(labels: dict) -> list[dict]:
     """Radio items from {value: label marked N_}."""
-    return [{"label": _(label), "value": value} for value, label in labels.items()]
+    return [{"label": label, "value": value} for value, label in translated(labels).items()]
 
 
 def layout() -> html.Div:
