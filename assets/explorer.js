@@ -17,7 +17,8 @@
   let checkQueued = false;
   const sent = {};  // gate id -> the values it last passed, as JSON
   const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
-  const idle = new Set();  // gate ids whose values pass in the browser's idle time
+  const second = new Set();  // gate ids whose values pass once the graph looked at has drawn (release)
+  const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
 
   function isNear(id) {
     const box = document.getElementById(id)?.getBoundingClientRect();
@@ -37,25 +38,46 @@
     };
     return near.slice().sort((a, b) => offset(a) - offset(b))[0];
   }
+  // Passes a gate's values on. The graphs it watches then have a figure on the way: until each has drawn,
+  // `drawing` holds what waits for it (release).
   function pass(id) {
     const named = waiting[id];
     delete waiting[id];
     sent[id] = JSON.stringify(named);
+    gates[id].watch.forEach((graph) => {
+      const gd = document.querySelector(`#${graph} .js-plotly-plot`);
+      if (drawing.has(graph) || typeof gd?.once !== "function") return;  // not drawn yet: nothing to wait on
+      drawing.set(graph, []);
+      gd.once("plotly_afterplot", () => {
+        const then = drawing.get(graph) || [];
+        drawing.delete(graph);
+        then.forEach((go) => go());
+      });
+    });
     return named;
   }
-  // A waiting gate passes now if it watches nothing or the graph looked at, in idle time if it watches
-  // another near graph (so a WebGL cube or a table never delays the figure looked at), else it waits on.
+  // A waiting gate passes now if it watches nothing or the graph looked at. If it watches another near graph,
+  // it passes once the graph looked at has drawn (so a WebGL cube or a table never delays the figure looked at,
+  // nor waits for its paint), at the next frame if that graph has nothing on the way (every gate of the change
+  // has run by then), or in idle time, whichever comes first. Else it waits.
   function release(id) {
     const watch = gates[id].watch;
     if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
     if (!watch.length || watch.includes(lookedAt())) {
       window.dash_clientside.set_props(id, { data: pass(id) });
-    } else if (!idle.has(id)) {
-      idle.add(id);
-      requestIdleCallback(() => {
-        idle.delete(id);
-        if (id in waiting && gates[id].watch.some(isNear)) window.dash_clientside.set_props(id, { data: pass(id) });
-      }, { timeout: 1000 });
+    } else if (!second.has(id)) {
+      second.add(id);
+      const go = () => {
+        if (second.delete(id) && id in waiting && gates[id].watch.some(isNear)) {
+          window.dash_clientside.set_props(id, { data: pass(id) });
+        }
+      };
+      requestIdleCallback(go, { timeout: 1000 });
+      requestAnimationFrame(() => {
+        const looked = drawing.get(lookedAt());
+        if (looked) looked.push(go);
+        else go();
+      });
     }
   }
 

@@ -135,3 +135,45 @@ def test_a_figure_far_from_the_screen_redraws_once_when_the_student_comes_back_t
     settle(page, callbacks, ready=lambda s: page.evaluate(DRAWN_TRACES, "cube") == 8)
     assert page.evaluate("window.cubeDraws") == 1
     context.close()
+
+
+# In the page, from its start: the outputs of each callback request, with when it was sent (performance.now()).
+# And a page whose browser is never idle: what waits for idle time never runs.
+ASKED = """window.asked = [];
+const fetchOf = window.fetch;
+window.fetch = function (url, options) {
+  if (String(url).includes('_dash-update-component')) window.asked.push([JSON.parse(options.body).output, performance.now()]);
+  return fetchOf.apply(this, arguments);
+};"""
+NEVER_IDLE = "window.requestIdleCallback = () => 0;"
+
+
+def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_drawn(browser, app_url):
+    """Scrolled to the heatmaps on a tall screen, with figures above and below near too: a change of h asks for
+    the heatmaps first, and for each other near figure once the heatmaps have drawn, not when the browser is next
+    idle (explorer.js, release): on a page that is never idle, every one of them still draws."""
+    context = browser.new_context(viewport={"width": 1280, "height": 2000})
+    context.add_init_script(ASKED + NEVER_IDLE)
+    page = context.new_page()
+    callbacks = Callbacks(page)
+    page.goto(app_url + "/?h=2")
+    page.wait_for_selector("#heatmaps .js-plotly-plot", state="attached")
+    page.evaluate(RECORDER)
+    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
+    settle(page, callbacks)
+    page.evaluate("() => { window.asked = []; }")
+    choose("heads", "4")(page, lambda: page.evaluate("window.drawRecorder.arm()"))
+    state = settle(page, callbacks, need_start=True, ready=lambda s: "heatmaps" in s["draws"])
+    start = page.evaluate("window.drawRecorder.start")
+    # when each graph's figure was first asked for ("..a.figure...b.children.." names a request's outputs)
+    asked = {}
+    for outputs, t in page.evaluate("window.asked"):
+        for output in outputs.strip(".").split("..."):
+            if output.endswith(".figure"):
+                asked.setdefault(output.removesuffix(".figure"), t - start)
+    order = sorted(asked, key=asked.get)
+    assert order[0] == "heatmaps" and len(order) >= 3, asked  # the figures near it, above and below, come next
+    heatmaps_drawn = state["draws"]["heatmaps"][0]
+    for graph in order[1:]:
+        assert asked[graph] >= heatmaps_drawn and state["draws"].get(graph), (graph, asked, state["draws"])
+    context.close()
