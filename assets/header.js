@@ -65,6 +65,15 @@
         return [true, window.pageMessage("seedRangeStill", { min, max, seed: shownSeed })];
       },
 
+      // What the seed box holds, applied now (Enter, or focus leaving it), as dbc.Input reports a number box:
+      // a number, or NaN when the browser finds it invalid (out of min..max, not a whole number).
+      seedNow: function (submits, blurs, boxId, value) {
+        const box = document.getElementById(boxId);
+        if (!box || box.value === "") return no();
+        const typed = box.checkValidity() ? Number(box.value) : NaN;
+        return Object.is(typed, value) ? no() : typed;
+      },
+
       // The link to class mode names the session this browser runs (class mode keeps it in localStorage,
       // dashboard/classmode/ids.py RUNNING): /class then offers the way back to it.
       classLink: function (linkId) {

@@ -202,6 +202,17 @@ def test_a_seed_out_of_range_is_refused_out_loud_and_a_typed_one_applies_without
     page.fill("#seed", "12")
     page.keyboard.press("Tab")  # leaving the box
     wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '12'", timeout=10)
+
+    # Enter applies what the box holds at once, not after the debounce: here the box was set with no input
+    # event, so no debounce runs at all, and only the Enter can apply it.
+    page.evaluate("() => { document.getElementById('seed').value = '31'; }")
+    page.focus("#seed")
+    page.keyboard.press("Enter")
+    wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '31'", timeout=10)
+    page.evaluate("() => { document.getElementById('seed').value = '150'; }")  # refused out loud, as typed
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#seed.is-invalid", timeout=5000)
+    assert seed_in_url(page) == "31"
     assert page.errors == []
 
 

@@ -18,7 +18,7 @@ from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB
 from .wiring import clientside_callback
 
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
-SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (Enter and leaving the box included)
+SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key, or at once on Enter or leaving the box
 # Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
 PHONE_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
 
@@ -105,3 +105,6 @@ CALLBACKS.clientside_callback("classLink", Output(CLASS_LINK, "children"), Input
 CALLBACKS.clientside_callback("seedCheck", Output(SEED, "invalid"), Output(SEED_MESSAGE, "children"),
                               Input(SEED, "value"), State(SEED, "min"), State(SEED, "max"), State(SEED, "id"),
                               State(SEED_MESSAGE, "id"))
+# Enter or leaving the box applies the typed seed at once: dbc.Input's debounce would wait its 500 ms for those too.
+CALLBACKS.clientside_callback("seedNow", Output(SEED, "value", allow_duplicate=True), Input(SEED, "n_submit"),
+                              Input(SEED, "n_blur"), State(SEED, "id"), State(SEED, "value"), prevent_initial_call=True)
