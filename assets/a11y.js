@@ -95,8 +95,9 @@
     document.querySelectorAll(".js-plotly-plot").forEach((gd) => {
       if (gd.dataset.figureText || typeof gd.on !== "function") return;
       gd.dataset.figureText = "1";
-      // in the browser's idle time, one figure per task: the first paint and a click never wait for it
-      const later = () => requestIdleCallback(() => update(gd), { timeout: 2000 });
+      // once the figure has been painted, one figure per task: its first paint never waits for the text. Not in
+      // idle time: on a busy machine that came only at the 2 s timeout, and a screen reader waited that long.
+      const later = () => requestAnimationFrame(() => setTimeout(() => update(gd)));
       gd.on("plotly_afterplot", later);
       later();
     });

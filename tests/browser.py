@@ -55,6 +55,9 @@ def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_m
         page.wait_for_timeout(interval_ms)  # the poll interval; lets Playwright deliver page events meanwhile
 
 
+# An init script for a page whose browser is never idle: what waits for idle time never runs.
+NEVER_IDLE = "window.requestIdleCallback = () => 0;"
+
 # Resolves after the next two frames: a scroll's check of which graphs came near the screen has run.
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import scroll_through, wait_until
+from tests.browser import NEVER_IDLE, scroll_through, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +50,17 @@ def example(browser, app_url):
     page.goto(app_url + "/?h=2&seed=3")
     wait_drawn(page, "example")
     yield page
+    context.close()
+
+
+def test_each_figure_is_described_once_drawn_even_on_a_page_that_is_never_idle(browser, app_url):
+    """The text alternatives are built right after a figure is painted, not in idle time: on a busy machine that
+    came only at its 2 s timeout, and a screen reader waited that long."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(NEVER_IDLE)
+    page = context.new_page()
+    page.goto(app_url + "/?tab=mixing&h=2")
+    wait_until(page, DRAWN, "section-mixing", timeout=20)
     context.close()
 
 

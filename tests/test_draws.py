@@ -11,7 +11,7 @@ import pytest
 
 from tests.recorder import RECORDER, STATE, Callbacks, choose, settle
 from dashboard.limits import TABS
-from tests.browser import wait_until
+from tests.browser import NEVER_IDLE, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -138,14 +138,12 @@ def test_a_figure_far_from_the_screen_redraws_once_when_the_student_comes_back_t
 
 
 # In the page, from its start: the outputs of each callback request, with when it was sent (performance.now()).
-# And a page whose browser is never idle: what waits for idle time never runs.
 ASKED = """window.asked = [];
 const fetchOf = window.fetch;
 window.fetch = function (url, options) {
   if (String(url).includes('_dash-update-component')) window.asked.push([JSON.parse(options.body).output, performance.now()]);
   return fetchOf.apply(this, arguments);
 };"""
-NEVER_IDLE = "window.requestIdleCallback = () => 0;"
 
 
 def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_drawn(browser, app_url):
