@@ -3,90 +3,8 @@
 // defined once in Python; the rules both languages need are in rules.js.
 (function () {
   const rules = () => window.explorerRules;  // rules.js loads after this file (Dash loads assets by name)
+  const gates = () => window.explorerGates;  // gates.js too
   const no = () => window.dash_clientside.no_update;
-
-  // The watched graphs near the screen: from half a screen above the viewport to half a screen below it. A
-  // gate that watches graphs passes only while one of them is near: a change of h redraws what the student
-  // can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a hidden tab
-  // is never near. Graphs are found by id at each check: dcc.Graph replaces its element as it loads.
-  // Nearness is this module's own state, not a Dash store: a scroll releases the gates that waited for it
-  // and wakes no other callback (as a store input, each scroll ran every gate).
-  const watched = new Set();
-  let near = [];
-  let gates = null;  // config.gates, once a gate has run
-  let checkQueued = false;
-  const sent = {};  // gate id -> the values it last passed, as JSON
-  const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
-  const second = new Set();  // gate ids whose values pass once the graph looked at has drawn (release)
-  const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
-
-  function isNear(id) {
-    const box = document.getElementById(id)?.getBoundingClientRect();
-    const margin = window.innerHeight / 2;
-    return !!box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
-  }
-  function checkGraphs() {
-    checkQueued = false;
-    near = [...watched].filter(isNear);
-    Object.keys(waiting).forEach(release);
-  }
-  // The near graph whose middle is nearest the middle of the screen: the one the student looks at.
-  function lookedAt() {
-    const offset = (graph) => {
-      const box = document.getElementById(graph)?.getBoundingClientRect();
-      return box ? Math.abs(box.top + box.height / 2 - window.innerHeight / 2) : Infinity;
-    };
-    return near.slice().sort((a, b) => offset(a) - offset(b))[0];
-  }
-  // Passes a gate's values on. The graphs it watches then have a figure on the way: until each has drawn,
-  // `drawing` holds what waits for it (release).
-  function pass(id) {
-    const named = waiting[id];
-    delete waiting[id];
-    sent[id] = JSON.stringify(named);
-    gates[id].watch.forEach((graph) => {
-      const gd = document.querySelector(`#${graph} .js-plotly-plot`);
-      if (drawing.has(graph) || typeof gd?.once !== "function") return;  // not drawn yet: nothing to wait on
-      drawing.set(graph, []);
-      gd.once("plotly_afterplot", () => {
-        const then = drawing.get(graph) || [];
-        drawing.delete(graph);
-        then.forEach((go) => go());
-      });
-    });
-    return named;
-  }
-  // A waiting gate passes now if it watches nothing or the graph looked at. If it watches another near graph,
-  // it passes once the graph looked at has drawn (so a WebGL cube or a table never delays the figure looked at,
-  // nor waits for its paint), at the next frame if that graph has nothing on the way (every gate of the change
-  // has run by then), or in idle time, whichever comes first. Else it waits.
-  function release(id) {
-    const watch = gates[id].watch;
-    if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
-    if (!watch.length || watch.includes(lookedAt())) {
-      window.dash_clientside.set_props(id, { data: pass(id) });
-    } else if (!second.has(id)) {
-      second.add(id);
-      const go = () => {
-        if (second.delete(id) && id in waiting && gates[id].watch.some(isNear)) {
-          window.dash_clientside.set_props(id, { data: pass(id) });
-        }
-      };
-      requestIdleCallback(go, { timeout: 1000 });
-      requestAnimationFrame(() => {
-        const looked = drawing.get(lookedAt());
-        if (looked) looked.push(go);
-        else go();
-      });
-    }
-  }
-
-  function queueCheck() {
-    if (!checkQueued && watched.size && gates) {
-      checkQueued = true;
-      requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
-    }
-  }
 
   // dcc.Graph calls Plotly.Plots.resize whenever a graph's box changes size, and the box changes size when
   // Plotly has just drawn a figure of another height (a change of h adds or removes a row of heatmaps). That
@@ -213,10 +131,8 @@
 
   // Every listener the page needs, registered once, when the page's config arrives.
   function init(config) {
-    window.addEventListener("scroll", queueCheck, { passive: true });
-    window.addEventListener("resize", queueCheck);
+    gates().listen();
     window.addEventListener("resize", () => presented && fitHeight(presented.querySelector(".js-plotly-plot")));
-    new ResizeObserver(queueCheck).observe(document.documentElement);  // graphs and text that load move the rest
     const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
     narrow.addEventListener("change", (e) => {
       window.explorerDisplay = Object.assign({}, window.explorerDisplay, { narrow: e.matches });
@@ -241,25 +157,12 @@
           o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
       },
 
-      // Hidden tabs do no work (dashboard/explorer/gate.py): a gate passes its controls' values on, by name,
-      // while one of its tabs is shown, once one of the graphs it watches is near the screen, and only when
-      // they differ from those it last passed. The figure the student looks at draws first (release).
+      // A gate passes its controls' values on, by name, only while its view is shown and near (gates.js).
       gate: function (tab, ...values) {
         const config = values.pop();
         const passed = values.pop();
         const id = window.dash_clientside.callback_context.outputs_list.id;
-        gates = config.gates;
-        const { tabs, watch, fields } = gates[id];
-        watch.forEach((graph) => watched.add(graph));
-        queueCheck();
-        delete waiting[id];  // a later change replaces what waits: the latest values pass, never starve
-        if (!tabs.includes(tab)) return no();
-        const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
-        if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed))) return no();
-        waiting[id] = named;
-        if (!watch.length || watch.includes(lookedAt())) return pass(id);
-        release(id);
-        return no();
+        return gates().gate(id, tab, values, passed, config.gates) ?? no();
       },
 
       // How figures are drawn: a phone-width page puts fewer panels in a row (init follows a turned phone),

@@ -1,0 +1,112 @@
+// The gates' browser side (dashboard/explorer/gate.py): hidden tabs do no work. A gate passes its controls'
+// values on, by name, while one of its tabs is shown, once one of the graphs it watches is near the screen, and
+// only when they differ from those it last passed; the figure the student looks at draws first (release).
+(function () {
+  // The watched graphs near the screen: from half a screen above the viewport to half a screen below it. A
+  // gate that watches graphs passes only while one of them is near: a change of h redraws what the student
+  // can see, and a figure further away redraws, once, when the student scrolls to it. A graph in a hidden tab
+  // is never near. Graphs are found by id at each check: dcc.Graph replaces its element as it loads.
+  // Nearness is this module's own state, not a Dash store: a scroll releases the gates that waited for it
+  // and wakes no other callback (as a store input, each scroll ran every gate).
+  const watched = new Set();
+  let near = [];
+  let gates = null;  // config.gates, once a gate has run
+  let checkQueued = false;
+  const sent = {};  // gate id -> the values it last passed, as JSON
+  const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
+  const second = new Set();  // gate ids whose values pass once the graph looked at has drawn (release)
+  const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
+
+  function isNear(id) {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    const margin = window.innerHeight / 2;
+    return !!box && box.height > 0 && box.top < window.innerHeight + margin && box.bottom > -margin;
+  }
+  function checkGraphs() {
+    checkQueued = false;
+    near = [...watched].filter(isNear);
+    Object.keys(waiting).forEach(release);
+  }
+  // The near graph whose middle is nearest the middle of the screen: the one the student looks at.
+  function lookedAt() {
+    const offset = (graph) => {
+      const box = document.getElementById(graph)?.getBoundingClientRect();
+      return box ? Math.abs(box.top + box.height / 2 - window.innerHeight / 2) : Infinity;
+    };
+    return near.slice().sort((a, b) => offset(a) - offset(b))[0];
+  }
+  // Passes a gate's values on. The graphs it watches then have a figure on the way: until each has drawn,
+  // `drawing` holds what waits for it (release).
+  function pass(id) {
+    const named = waiting[id];
+    delete waiting[id];
+    sent[id] = JSON.stringify(named);
+    gates[id].watch.forEach((graph) => {
+      const gd = document.querySelector(`#${graph} .js-plotly-plot`);
+      if (drawing.has(graph) || typeof gd?.once !== "function") return;  // not drawn yet: nothing to wait on
+      drawing.set(graph, []);
+      gd.once("plotly_afterplot", () => {
+        const then = drawing.get(graph) || [];
+        drawing.delete(graph);
+        then.forEach((go) => go());
+      });
+    });
+    return named;
+  }
+  // A waiting gate passes now if it watches nothing or the graph looked at. If it watches another near graph,
+  // it passes once the graph looked at has drawn (so a WebGL cube or a table never delays the figure looked at,
+  // nor waits for its paint), at the next frame if that graph has nothing on the way (every gate of the change
+  // has run by then), or in idle time, whichever comes first. Else it waits.
+  function release(id) {
+    const watch = gates[id].watch;
+    if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
+    if (!watch.length || watch.includes(lookedAt())) {
+      window.dash_clientside.set_props(id, { data: pass(id) });
+    } else if (!second.has(id)) {
+      second.add(id);
+      const go = () => {
+        if (second.delete(id) && id in waiting && gates[id].watch.some(isNear)) {
+          window.dash_clientside.set_props(id, { data: pass(id) });
+        }
+      };
+      requestIdleCallback(go, { timeout: 1000 });
+      requestAnimationFrame(() => {
+        const looked = drawing.get(lookedAt());
+        if (looked) looked.push(go);
+        else go();
+      });
+    }
+  }
+
+  function queueCheck() {
+    if (!checkQueued && watched.size && gates) {
+      checkQueued = true;
+      requestAnimationFrame(checkGraphs);  // after the frame's layout: a tab just shown has its boxes
+    }
+  }
+
+  // A gate's clientside callback (explorer.js): the values to pass on now, by name, or null for none yet.
+  function gate(id, tab, values, passed, config) {
+    gates = config;
+    const { tabs, watch, fields } = gates[id];
+    watch.forEach((graph) => watched.add(graph));
+    queueCheck();
+    delete waiting[id];  // a later change replaces what waits: the latest values pass, never starve
+    if (!tabs.includes(tab)) return null;
+    const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
+    if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed))) return null;
+    waiting[id] = named;
+    if (!watch.length || watch.includes(lookedAt())) return pass(id);
+    release(id);
+    return null;
+  }
+
+  // A scroll, a new window size, graphs and text that load and move the rest: which graphs are near may change.
+  function listen() {
+    window.addEventListener("scroll", queueCheck, { passive: true });
+    window.addEventListener("resize", queueCheck);
+    new ResizeObserver(queueCheck).observe(document.documentElement);
+  }
+
+  window.explorerGates = { gate, listen };
+})();
