@@ -43,8 +43,10 @@
     sent[id] = JSON.stringify(named);
     gates[id].watch.forEach((graph) => {
       const gd = document.querySelector(`#${graph} .js-plotly-plot`);
-      if (drawing.has(graph) || typeof gd?.once !== "function") return;  // not drawn yet: nothing to wait on
-      drawing.set(graph, []);
+      if (typeof gd?.once !== "function") return;  // never drawn yet: nothing to wait on
+      if (!drawing.has(graph)) drawing.set(graph, []);
+      // a listener on the element as it is now, at each pass: an entry ends at the graph's next draw, even after
+      // an answer that drew nothing or an element that dcc.Graph replaced
       gd.once("plotly_afterplot", () => {
         const then = drawing.get(graph) || [];
         drawing.delete(graph);
