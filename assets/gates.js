@@ -14,8 +14,9 @@
   let checkQueued = false;
   const sent = {};  // gate id -> the values it last passed, as JSON
   const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
-  const second = new Set();  // gate ids whose values pass once the graph looked at has drawn (release)
+  const second = new Map();  // gate id -> the token of its values that pass once the graph looked at drew (release)
   const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
+  const listening = new WeakSet();  // graph elements with a listener for their next draw (pass)
 
   function isNear(id) {
     const box = document.getElementById(id)?.getBoundingClientRect();
@@ -45,9 +46,13 @@
       const gd = document.querySelector(`#${graph} .js-plotly-plot`);
       if (typeof gd?.once !== "function") return;  // never drawn yet: nothing to wait on
       if (!drawing.has(graph)) drawing.set(graph, []);
-      // a listener on the element as it is now, at each pass: an entry ends at the graph's next draw, even after
-      // an answer that drew nothing or an element that dcc.Graph replaced
+      // One listener on the element as it is now: an entry ends at the graph's next draw, even after an answer
+      // that drew nothing or an element that dcc.Graph replaced, and a gate that watches a graph it does not
+      // draw (the clinic's path) adds no listener per click.
+      if (listening.has(gd)) return;
+      listening.add(gd);
       gd.once("plotly_afterplot", () => {
+        listening.delete(gd);
         const then = drawing.get(graph) || [];
         drawing.delete(graph);
         then.forEach((go) => go());
@@ -65,13 +70,17 @@
     if (!watch.length || watch.includes(lookedAt())) {
       window.dash_clientside.set_props(id, { data: pass(id) });
     } else if (!second.has(id)) {
-      second.add(id);
+      // whichever of the three comes first passes; the others, and any left from an earlier change, find
+      // another token and do nothing
+      const token = {};
+      second.set(id, token);
       const go = () => {
-        if (second.delete(id) && id in waiting && gates[id].watch.some(isNear)) {
-          window.dash_clientside.set_props(id, { data: pass(id) });
-        }
+        if (second.get(id) !== token) return;
+        second.delete(id);
+        cancelIdleCallback(idle);
+        if (id in waiting && gates[id].watch.some(isNear)) window.dash_clientside.set_props(id, { data: pass(id) });
       };
-      requestIdleCallback(go, { timeout: 1000 });
+      const idle = requestIdleCallback(go, { timeout: 1000 });
       requestAnimationFrame(() => {
         const looked = drawing.get(lookedAt());
         if (looked) looked.push(go);

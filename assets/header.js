@@ -69,8 +69,8 @@
       // a number, or NaN when the browser finds it invalid (out of min..max, not a whole number).
       seedNow: function (submits, blurs, boxId, value) {
         const box = document.getElementById(boxId);
-        if (!box || box.value === "") return no();
-        const typed = box.checkValidity() ? Number(box.value) : NaN;
+        if (!box) return no();
+        const typed = box.value !== "" && box.checkValidity() ? Number(box.value) : NaN;  // "" too: "-", "1e", none
         return Object.is(typed, value) ? no() : typed;
       },
 

@@ -60,7 +60,7 @@ def test_each_figure_is_described_once_drawn_even_on_a_page_that_is_never_idle(b
     context.add_init_script(NEVER_IDLE)
     page = context.new_page()
     page.goto(app_url + "/?tab=mixing&h=2")
-    wait_until(page, DRAWN, "section-mixing", timeout=20)
+    wait_until(page, DRAWN, "section-mixing", timeout=40)
     context.close()
 
 

@@ -141,7 +141,9 @@ def test_a_figure_far_from_the_screen_redraws_once_when_the_student_comes_back_t
 ASKED = """window.asked = [];
 const fetchOf = window.fetch;
 window.fetch = function (url, options) {
-  if (String(url).includes('_dash-update-component')) window.asked.push([JSON.parse(options.body).output, performance.now()]);
+  if (String(url).includes('_dash-update-component')) {
+    window.asked.push([JSON.parse(options.body).output, performance.now()]);
+  }
   return fetchOf.apply(this, arguments);
 };"""
 
@@ -149,7 +151,7 @@ window.fetch = function (url, options) {
 def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_drawn(browser, app_url):
     """Scrolled to the heatmaps on a tall screen, with figures above and below near too: a change of h asks for
     the heatmaps first, and for each other near figure once the heatmaps have drawn, not when the browser is next
-    idle (explorer.js, release): on a page that is never idle, every one of them still draws."""
+    idle (gates.js, release): on a page that is never idle, every one of them still draws."""
     context = browser.new_context(viewport={"width": 1280, "height": 2000})
     context.add_init_script(ASKED + NEVER_IDLE)
     page = context.new_page()

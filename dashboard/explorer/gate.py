@@ -1,8 +1,8 @@
 """The browser draws what the student can see: hidden tabs do no work, a figure far from the screen waits
 until the student scrolls to it, and nothing redraws that did not change.
 
-A view's server callbacks read their controls through a gate: a store that the browser (explorer.gate in
-assets/explorer.js) fills with the controls' values, by name ({"h": 4, "seed": 0, …}), only while one of the
+A view's server callbacks read their controls through a gate: a store that the browser (assets/gates.js, through
+explorer.js's gate callback) fills with the controls' values, by name ({"h": 4, "seed": 0, …}), only while one of the
 gate's tabs is shown, only while a graph it watches (if any) is within half a screen of the viewport, and only
 when the values differ from those the view last drew. `Gate.read` turns that dict into checked objects, a
 `Setting`, a `Display`, a `Cell`, so no callback ever unpacks a list by position.
