@@ -58,8 +58,12 @@ def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_m
 # An init script for a page whose browser is never idle: what waits for idle time never runs.
 NEVER_IDLE = "window.requestIdleCallback = () => 0;"
 
-# Resolves after the next two frames: a scroll's check of which graphs came near the screen has run.
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# Resolves after the next two frames: a scroll's check of which graphs came near the screen has run. A page
+# that draws no frame (hidden, or its renderer stuck) fails the test in 10 s: page.evaluate has no timeout.
+TWO_FRAMES = """() => new Promise((resolve, reject) => {
+  requestAnimationFrame(() => requestAnimationFrame(resolve));
+  setTimeout(() => reject(new Error('no frame drawn in 10 s')), 10000);
+})"""
 
 
 def scroll_through(page) -> None:

@@ -63,19 +63,22 @@ RECORDER = """() => {
 # The recorder's state two frames on. A box's change of size reaches ResizeObservers in the frame after
 # the draw that made it, so `calm` (nothing drew or resized between the two frames) means every such
 # change is in `pending` by now.
-STATE = """() => new Promise(resolve => requestAnimationFrame(() => {
-  const before = window.drawRecorder.last;
+STATE = """() => new Promise((resolve, reject) => {
+  setTimeout(() => reject(new Error('no frame drawn in 10 s')), 10000);  // page.evaluate has no timeout
   requestAnimationFrame(() => {
-    const rec = window.drawRecorder;
-    const answers = performance.getEntriesByType('resource').filter(e => e.name.includes('_dash-update-component')
-      && rec.start !== null && e.startTime >= rec.start).map(e => e.responseStart - rec.start);
-    const unplotted = [...document.querySelectorAll('.dash-graph')].filter(g => !g.querySelector('.js-plotly-plot'));
-    resolve({now: performance.now(), start: rec.start, last: rec.last, calm: rec.last === before,
-             pending: rec.pending(), draws: rec.draws, requests: answers.length,
-             answered: answers.length ? Math.max(...answers) : null,
-             unplotted: unplotted.length});
+    const before = window.drawRecorder.last;
+    requestAnimationFrame(() => {
+      const rec = window.drawRecorder;
+      const answers = performance.getEntriesByType('resource').filter(e => e.name.includes('_dash-update-component')
+        && rec.start !== null && e.startTime >= rec.start).map(e => e.responseStart - rec.start);
+      const unplotted = [...document.querySelectorAll('.dash-graph')].filter(g => !g.querySelector('.js-plotly-plot'));
+      resolve({now: performance.now(), start: rec.start, last: rec.last, calm: rec.last === before,
+               pending: rec.pending(), draws: rec.draws, requests: answers.length,
+               answered: answers.length ? Math.max(...answers) : null,
+               unplotted: unplotted.length});
+    });
   });
-}))"""
+})"""
 
 
 def choose(control: str, label: str) -> Callable:
