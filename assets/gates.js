@@ -105,7 +105,8 @@
     delete waiting[id];  // a later change replaces what waits: the latest values pass, never starve
     if (!tabs.includes(tab)) return null;
     const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
-    if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed))) return null;
+    // until it first passes, a gate holds its start values (gate.py, Gate.start): a load passes no mere repeat
+    if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed ?? gates[id].start))) return null;
     waiting[id] = named;
     if (!watch.length || watch.includes(lookedAt())) return pass(id);
     release(id);

@@ -10,8 +10,10 @@ import time
 import pytest
 
 from tests.recorder import RECORDER, STATE, Callbacks, choose, settle
+from dashboard.explorer.gate import GATES
 from dashboard.limits import TABS
 from tests.browser import NEVER_IDLE, wait_until
+from tests.test_a11y import wait_drawn
 
 pytestmark = pytest.mark.browser
 
@@ -176,4 +178,27 @@ def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_draw
     heatmaps_drawn = state["draws"]["heatmaps"][0]
     for graph in order[1:]:
         assert asked[graph] >= heatmaps_drawn and state["draws"].get(graph), (graph, asked, state["draws"])
+    context.close()
+
+
+def test_a_load_sends_no_request_the_server_must_refuse(browser, app_url):
+    """A selected cell's gate holds the cell its inputs start with until it first passes (gate.py, Gate.start), so a
+    load passes no cell on its own: each request of a load, and of a first visit to each tab, carries every gate its
+    callback reads. One with another gate that has not passed would be refused (PreventUpdate): a round trip for
+    nothing, four of them on each load of the worked example."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    unread = {g.id for g in GATES if g.start is None}  # the gates that read as nothing until they pass
+    assert {"gate-example", "gate-forms", "gate-influence", "gate-mixing", "gate-clinic"} <= unread
+    asked = []  # each callback request: its outputs, and the gates it carries that read as nothing
+    page.on("request", lambda r: asked.append((r.post_data_json["output"], [
+        i["id"] for i in r.post_data_json["inputs"] if i["id"] in unread and i.get("value") is None]))
+        if "_dash-update-component" in r.url else None)
+    page.goto(app_url + "/?h=4")
+    wait_drawn(page, "example")
+    for tab, label in TABS.items():
+        if tab != "example":
+            choose("tab", label)(page, lambda: None)
+            wait_drawn(page, tab)
+    assert len(asked) > 10 and [a for a in asked if a[1]] == [], "\n".join(map(str, asked))
     context.close()

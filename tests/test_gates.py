@@ -33,8 +33,9 @@ def forged_data(gate) -> list:
     fields = default_data(gate)
     n = len(fields)
     missing = dict(list(fields.items())[1:])
-    return [None, {}, "4", "x" * n, 4, True, 4.0, [], list(fields.values()), missing, {**fields, "extra": 0},
-            {k.upper(): v for k, v in fields.items()}, [None] * (n + 2)]
+    unpassed = [] if gate.start else [None]  # a gate with start values reads None as those (see below)
+    return unpassed + [{}, "4", "x" * n, 4, True, 4.0, [], list(fields.values()), missing, {**fields, "extra": 0},
+                       {k.upper(): v for k, v in fields.items()}, [None] * (n + 2)]
 
 
 def forgeries():
@@ -55,6 +56,15 @@ def test_every_gate_is_read_by_a_callback():
     read = {d.component_id for _, _, inputs, _ in gated_callbacks() for d in inputs} & set(GATE_BY_ID)
     assert read == {g.id for g in GATES} and len(GATES) == len(GATE_BY_ID)
     assert len(list(forgeries())) > 150
+
+
+def test_a_gate_reads_as_its_start_values_until_it_first_passes():
+    """A selected cell's gate holds the cell its inputs start with; a gate of values the URL sets holds nothing."""
+    assert WORKED_CELL.read(None).cell == drilldown.DEFAULT_CELL == Cell(1, 0, 1)
+    assert WORKED_CELL.read(None) == WORKED_CELL.read({"head": 1, "query": 0, "key": 1})
+    assert [g.id for g in GATES if g.start] == [g.id for g in GATES if list(g.controls) == ["cell"]]  # cells alone
+    with pytest.raises(PreventUpdate):
+        WORKED.read(None)
 
 
 def test_forged_gate_data_gets_no_update(trained):

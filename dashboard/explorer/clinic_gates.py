@@ -17,12 +17,13 @@ BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
 HEAD = "clinic-head"
 QUERY = "clinic-query"
 KEY = "clinic-key"
-DEFAULT_CELL = (1, 3, 1)  # below the diagonal, so a causal mask leaves it a weight
+DEFAULT_CELL = Cell(head=1, query=3, key=1)  # below the diagonal, so a causal mask leaves it a weight
 
 BUG_FIELD = field("bug", BUG, parse=limits.bug)
 MYSTERY_FIELD = field("mystery", MYSTERY, parse=limits.mystery)
 CAUSAL_FIELD = field("causal", CAUSAL, parse=limits.flag)
-CELL_FIELD = Control({"head": (HEAD, "value"), "query": (QUERY, "value"), "key": (KEY, "value")}, Cell)
+CELL_FIELD = Control({"head": (HEAD, "value"), "query": (QUERY, "value"), "key": (KEY, "value")}, Cell,
+                     start=DEFAULT_CELL._asdict())
 LAYERS = {"setting": SETTING, "bug": BUG_FIELD, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD}
 
 CLINIC = gate("clinic", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(HEATMAPS,))

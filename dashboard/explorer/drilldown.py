@@ -15,6 +15,7 @@ from ..i18n import _
 from ..state import model
 from ..tables import explanation
 from ..urls import url_param
+from .gate import DEFAULT_CELL
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
 from .ui import alert, cell_inputs, live_html, to_html
@@ -22,7 +23,6 @@ from .wiring import callback
 from .worked import WORKED, WORKED_CELL
 
 DRILLDOWN = "drilldown"
-DEFAULT_CELL = (1, 0, 1)  # head 1, query 0, key 1
 URL_PARAMS = [
     url_param("head", SEL_HEAD, DEFAULT_CELL[0], choices=range(1, max(core.HEAD_CHOICES) + 1)),
     url_param("query", SEL_QUERY, DEFAULT_CELL[1], count=limits.MAX_TOKENS),

@@ -43,6 +43,7 @@ class Control:
 
     fields: dict[str, tuple[str, str]]
     parse: Callable
+    start: dict | None = None  # the fields' values as the layout builds their components, where it fixes them
 
 
 def field(name: str, component: str, prop: str = "value", parse: Callable = lambda value: value) -> Control:
@@ -54,7 +55,9 @@ def field(name: str, component: str, prop: str = "value", parse: Callable = lamb
 SETTING = Control({"h": (HEADS, "value"), "seed": (SEED, "value"), "size": (SIZE, "value"),
                    "scale": (SCALE, "value"), "tau": (TAU, "value"), "weights": (WEIGHTS, "value")}, Setting.parse)
 DISPLAYED = field("display", DISPLAY, "data", Display.parse)
-CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key": (SEL_KEY, "value")}, Cell)
+DEFAULT_CELL = Cell(head=1, query=0, key=1)  # the worked example's selection until the student picks one
+CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key": (SEL_KEY, "value")}, Cell,
+               start=DEFAULT_CELL._asdict())
 HEADS_ONLY = field("h", HEADS, parse=limits.heads)
 
 
@@ -111,9 +114,20 @@ class Gate:
         """The names the browser sends, in the order of the gate's inputs."""
         return [name for control in self.controls.values() for name in control.fields]
 
+    @property
+    def start(self) -> dict | None:
+        """What the gate holds before it first passes: its controls' start values when the layout fixes them all (a
+        selected cell), else None. The browser passes nothing that only repeats them (a load used to pass the cell
+        on its own, and the callback it woke, its other gate still null, was refused)."""
+        if any(control.start is None for control in self.controls.values()):
+            return None
+        return {name: value for control in self.controls.values() for name, value in control.start.items()}
+
     def read(self, data):
         """The gate's controls as checked objects, by name (`.setting`, `.display`, …). Anything but a dict of
-        exactly the gate's fields (a forged request), or a value no control can send, is PreventUpdate."""
+        exactly the gate's fields (a forged request), or a value no control can send, is PreventUpdate. A gate that
+        has not passed yet (None) reads as its start values, if it has them."""
+        data = self.start if data is None else data
         if not (isinstance(data, dict) and sorted(data) == sorted(self.fields)):
             raise PreventUpdate
         try:
@@ -150,4 +164,4 @@ def stores() -> list[dcc.Store]:
 
 def client_config() -> dict:
     """Each gate's tabs, watched graphs and field names, for explorer.gate."""
-    return {g.id: {"tabs": list(g.tabs), "watch": g.watch, "fields": g.fields} for g in GATES}
+    return {g.id: {"tabs": list(g.tabs), "watch": g.watch, "fields": g.fields, "start": g.start} for g in GATES}
