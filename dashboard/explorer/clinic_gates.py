@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import bugs, limits
 from ..i18n import N_
-from .gate import DISPLAYED, SETTING, Cell, Control, field, gate
+from .gate import DISPLAYED, SETTING, Cell, cell_control, field, gate
 
 BUG = "clinic-bug"
 MYSTERY = "clinic-mystery"
@@ -22,8 +22,7 @@ DEFAULT_CELL = Cell(head=1, query=3, key=1)  # below the diagonal, so a causal m
 BUG_FIELD = field("bug", BUG, parse=limits.bug)
 MYSTERY_FIELD = field("mystery", MYSTERY, parse=limits.mystery)
 CAUSAL_FIELD = field("causal", CAUSAL, parse=limits.flag)
-CELL_FIELD = Control({"head": (HEAD, "value"), "query": (QUERY, "value"), "key": (KEY, "value")}, Cell,
-                     start=DEFAULT_CELL._asdict())
+CELL_FIELD = cell_control(HEAD, QUERY, KEY, DEFAULT_CELL)
 LAYERS = {"setting": SETTING, "bug": BUG_FIELD, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD}
 
 CLINIC = gate("clinic", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(HEATMAPS,))

@@ -52,12 +52,17 @@ def field(name: str, component: str, prop: str = "value", parse: Callable = lamb
     return Control({name: (component, prop)}, lambda **values: parse(values[name]))
 
 
+def cell_control(head: str, query: str, key: str, start: Cell) -> Control:
+    """A selected cell from its three inputs (ids), which the layout builds holding `start`."""
+    return Control({"head": (head, "value"), "query": (query, "value"), "key": (key, "value")}, Cell,
+                   start=start._asdict())
+
+
 SETTING = Control({"h": (HEADS, "value"), "seed": (SEED, "value"), "size": (SIZE, "value"),
                    "scale": (SCALE, "value"), "tau": (TAU, "value"), "weights": (WEIGHTS, "value")}, Setting.parse)
 DISPLAYED = field("display", DISPLAY, "data", Display.parse)
 DEFAULT_CELL = Cell(head=1, query=0, key=1)  # the worked example's selection until the student picks one
-CELL = Control({"head": (SEL_HEAD, "value"), "query": (SEL_QUERY, "value"), "key": (SEL_KEY, "value")}, Cell,
-               start=DEFAULT_CELL._asdict())
+CELL = cell_control(SEL_HEAD, SEL_QUERY, SEL_KEY, DEFAULT_CELL)
 HEADS_ONLY = field("h", HEADS, parse=limits.heads)
 
 
