@@ -165,6 +165,17 @@
         return gates().gate(id, tab, values, passed, config.gates) ?? no();
       },
 
+      // An answer the layout holds for its gate's start values (model_bar.py's sentence): hidden, from the first
+      // frame the page shows, if the URL sets other values (a link), until the answer for them shows it. It runs
+      // once, at load, beside syncUrl and reading the URL as it does: a change later is answered in place.
+      untilAnswered: function (config, gateId) {
+        const gate = config.gates[gateId];
+        const q = new URLSearchParams(window.location.search);
+        const named = Object.fromEntries(gate.fields.map((name, k) =>
+          [name, rules().readParam(q, config.url.find((p) => p.id === gate.components[k]))]));
+        return JSON.stringify(named) !== JSON.stringify(gate.start);
+      },
+
       // How figures are drawn: a phone-width page puts fewer panels in a row (init follows a turned phone),
       // lecture mode draws them larger. The width test is the CSS's (max-width: …), so both switch together.
       display: function (lecture, config) {

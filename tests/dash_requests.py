@@ -5,6 +5,7 @@ controls' values by name, while the gate's tab is shown and only when they chang
 gates' dicts, and its changedPropIds name the gates that passed new values."""
 
 from dash import Input, Output, State
+from dash._utils import create_callback_id  # Dash's own key of a callback, as its renderer sends it
 
 from dashboard import limits
 from dashboard.wiring import LANGUAGE
@@ -27,18 +28,22 @@ FORMS_OUTPUTS = [(forms.FORMS, "figure"), (forms.LOGITS, "figure"), (forms.FORMS
 FORWARD_OUTPUTS = [(forward.FORWARD, "figure"), (forward.FORWARD_TEXT, "children")]
 LEARN_HEADS_OUTPUTS = [(learning.LEARN_ATTENTION, "figure"), (learning.LEARN_ROLES, "children"),
                        (learning.LEARN_MASS, "children")]
+SCALE_TEXT_OUTPUTS = [(model_bar.SCALE_TEXT, "children"), Output(model_bar.SCALE_TEXT, "hidden", allow_duplicate=True)]
 SURGERY_OPTIONS = [(surgery.SURGERY_OFF, "options"), (surgery.SURGERY_UNIFORM, "options"),
                    (surgery.SURGERY_SWAP, "options")]
 
 
 def body(outputs, inputs, state=(), changed=None, lang="en") -> dict:
-    """Every server callback reads its page's language last (dashboard/wiring.py)."""
+    """Every server callback reads its page's language last (dashboard/wiring.py). `outputs` are (id, property)
+    pairs, or Outputs where one is shared with another callback (allow_duplicate): the renderer names that one
+    with a hash of the callback's inputs, as Dash keys it."""
     state = [s for s in state if s[0] != LANGUAGE] + [(LANGUAGE, "data", lang)]
-    out = [{"id": i, "property": p} for i, p in outputs]
-    names = [f"{i}.{p}" for i, p in outputs]
+    outputs = [o if isinstance(o, Output) else Output(*o) for o in outputs]
     multi = len(outputs) > 1
+    key = create_callback_id(outputs if multi else outputs[0], [Input(i, p) for i, p, _ in inputs])
+    out = [dict(zip(("id", "property"), name.rsplit(".", 1))) for name in (key[2:-2].split("...") if multi else [key])]
     return {
-        "output": ".." + "...".join(names) + ".." if multi else names[0],
+        "output": key,
         "outputs": out if multi else out[0],
         "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
         "state": [{"id": i, "property": p, "value": v} for i, p, v in state],
@@ -110,7 +115,7 @@ def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_con
 
 
 def scale_text_body(h=8, seed=3, **model_controls) -> dict:
-    return gated([(model_bar.SCALE_TEXT, "children")], [(SCALE_GATE, model(h, seed, **model_controls))])
+    return gated(SCALE_TEXT_OUTPUTS, [(SCALE_GATE, model(h, seed, **model_controls))])
 
 
 def mixing_body(h=8, seed=3, selected=(1, 0, 1), fired=(mixing.MIXING,)) -> dict:
@@ -281,7 +286,6 @@ def arguments(inputs, state, forged: dict | None = None) -> list:
 def callback_body(outputs, inputs, state, forged: dict | None = None, lang: str = "en") -> dict:
     """The request of a gated callback at the page's defaults, every gate fired (a first draw)."""
     values = arguments(inputs, state, forged)
-    return body([(o.component_id, o.component_property) for o in outputs],
-                [(d.component_id, d.component_property, v) for d, v in zip(inputs, values)],
+    return body(outputs, [(d.component_id, d.component_property, v) for d, v in zip(inputs, values)],
                 [(d.component_id, d.component_property, v) for d, v in zip(state, values[len(inputs):])],
                 [f"{d.component_id}.data" for d in inputs if d.component_id in GATE_BY_ID], lang)

@@ -196,9 +196,12 @@ def test_a_load_sends_no_request_the_server_must_refuse(browser, app_url):
         if "_dash-update-component" in r.url else None)
     page.goto(app_url + "/?h=4")
     wait_drawn(page, "example")
+    # the model bar's sentence came with the layout (the default setting's, model_bar.py): no request for it
+    assert "Scale 0.707 × q·k" in page.inner_text("#scale-text") and page.locator("#scale-text").is_visible()
     for tab, label in TABS.items():
         if tab != "example":
             choose("tab", label)(page, lambda: None)
             wait_drawn(page, tab)
     assert len(asked) > 10 and [a for a in asked if a[1]] == [], "\n".join(map(str, asked))
+    assert [a for a in asked if "scale-text" in a[0]] == []
     context.close()

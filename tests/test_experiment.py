@@ -100,9 +100,9 @@ def test_equivariance_holds_at_every_size_and_scale():
 
 def test_the_scale_sentence_explains_flat_and_sharp():
     flat = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0,
-                                    "weights": "random"})
+                                    "weights": "random"})[0]
     sharp = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "tau", "tau": -10,
-                                     "weights": "random"})
+                                     "weights": "random"})[0]
     assert "flat" in flat and "sharper" in sharp
     A = attention(4, 0, 4, 1 / np.sqrt(2))
     assert f"largest weight is {A.max(axis=-1).mean():.2f}, against 1/12" in flat

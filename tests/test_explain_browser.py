@@ -72,7 +72,22 @@ def test_the_keyboard_selects_a_cell(page):
     assert page.errors == []
 
 
+# Each text the model bar's sentence shows, with the h the header shows in the same frame.
+SENTENCES_SHOWN = """
+window.sentencesShown = [];
+const record = () => {
+  const text = document.getElementById('scale-text'), h = document.querySelector('#heads input:checked');
+  const shown = text && !text.hidden && text.offsetHeight > 0 ? [h && h.value, text.innerText] : null;
+  const last = window.sentencesShown[window.sentencesShown.length - 1];
+  if (shown && JSON.stringify(shown) !== JSON.stringify(last)) window.sentencesShown.push(shown);
+  requestAnimationFrame(record);
+};
+requestAnimationFrame(record);
+"""
+
+
 def test_scale_and_size_reach_every_view_and_the_url(page):
+    page.add_init_script(SENTENCES_SHOWN)
     page.goto(page.base + "/?h=2&seed=1&size=8&scale=tau&tau=10")
     wait_until(page, "() => document.querySelectorAll('#heatmaps .heatmaplayer image').length === 2",
                look_at="heatmaps")
@@ -85,6 +100,11 @@ def test_scale_and_size_reach_every_view_and_the_url(page):
                    " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
     np.testing.assert_allclose(z, A, rtol=1e-5)
     assert "Scale 0.05 × q·k" in page.inner_text("#scale-text")
+    # The layout holds the default setting's sentence (h = 4, n = 12); a link to another never shows it beside its
+    # own controls: hidden from the moment the URL sets them until the link's own sentence comes.
+    shown = page.evaluate("window.sentencesShown")
+    assert shown[-1][0] == "2" and "Scale 0.05 × q·k" in shown[-1][1] and "1/24 = 0.042" in shown[-1][1], shown
+    assert all(("Scale 0.707 × q·k" in text) == (h == "4") for h, text in shown), [(h, t[:30]) for h, t in shown]
     page.locator("label", has_text="1, no scaling").click()
     wait_until(page, "() => location.search.includes('scale=none')")
     query = parse_qs(urlparse(page.url).query)

@@ -11,8 +11,10 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, trainer
 from dashboard.attention import multi_head_attention, worked_example
-from dashboard.explorer import drilldown, example, forms, mixing, selection
+from dashboard.state import Setting
+from dashboard.explorer import drilldown, example, forms, mixing, model_bar, selection
 from dashboard.explorer.gate import GATES, Cell
+from dashboard.explorer.model_bar import SCALE_GATE
 from dashboard.explorer.worked import WORKED, WORKED_CELL
 from tests.dash_requests import (
     GATE_BY_ID,
@@ -59,12 +61,30 @@ def test_every_gate_is_read_by_a_callback():
 
 
 def test_a_gate_reads_as_its_start_values_until_it_first_passes():
-    """A selected cell's gate holds the cell its inputs start with; a gate of values the URL sets holds nothing."""
+    """A selected cell's gate holds the cell its inputs start with, the model bar's the default setting; a gate
+    whose figure the layout does not draw holds nothing."""
     assert WORKED_CELL.read(None).cell == drilldown.DEFAULT_CELL == Cell(1, 0, 1)
     assert WORKED_CELL.read(None) == WORKED_CELL.read({"head": 1, "query": 0, "key": 1})
-    assert [g.id for g in GATES if g.start] == [g.id for g in GATES if list(g.controls) == ["cell"]]  # cells alone
+    assert SCALE_GATE.read(None).setting == model_bar.DEFAULT_SETTING == Setting(4, 0, 4, "seed", 0, "random")
+    cells = {g.id for g in GATES if list(g.controls) == ["cell"]}
+    assert {g.id for g in GATES if g.start} == cells | {SCALE_GATE.id}
     with pytest.raises(PreventUpdate):
         WORKED.read(None)
+
+
+def test_a_gate_starts_as_the_layout_builds_its_inputs_and_the_model_bar_its_sentence():
+    """A start value the layout does not hold would keep the page's first values from passing (or pass a repeat);
+    the sentence the layout holds is the one the callback answers for the default setting, checked against the
+    core for every case in test_sentences."""
+    from dashboard.explorer import layout as make_layout
+
+    page = {c.id: c for c in make_layout()._traverse() if getattr(c, "id", None)}
+    for g in GATES:
+        for control in g.controls.values():
+            for name, (component, prop) in control.fields.items():
+                assert g.start is None or getattr(page[component], prop) == g.start[name], (g.id, name)
+    assert page[model_bar.SCALE_TEXT].children == model_bar.update_scale_text(SCALE_GATE.start)[0]
+    assert "1/12 = 0.083" in page[model_bar.SCALE_TEXT].children  # n = 12 tokens, the default
 
 
 def test_forged_gate_data_gets_no_update(trained):

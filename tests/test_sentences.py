@@ -139,7 +139,7 @@ def clusters(size: int) -> np.ndarray:
 @pytest.mark.parametrize("c", CASES, ids=str)
 def test_scale_sentence(c):
     _, _, ref = computed(c)
-    text = model_bar.update_scale_text(c.controls)
+    text = model_bar.update_scale_text(c.controls)[0]
     z = ref.logits * c.softmax_scale
     spread = z.std(axis=-1).mean()
     ratio = (ref.A.max(-1) / ref.A.min(-1)).mean()  # a row's largest weight over its smallest, on average

@@ -122,11 +122,13 @@ class Gate:
     @property
     def start(self) -> dict | None:
         """What the gate holds before it first passes: its controls' start values when the layout fixes them all (a
-        selected cell), else None. The browser passes nothing that only repeats them (a load used to pass the cell
-        on its own, and the callback it woke, its other gate still null, was refused)."""
+        selected cell; the setting the model bar's sentence is built for), else None. The browser passes nothing that
+        only repeats them (a load used to pass the cell on its own, and the callback it woke, its other gate still
+        null, was refused)."""
         if any(control.start is None for control in self.controls.values()):
             return None
-        return {name: value for control in self.controls.values() for name, value in control.start.items()}
+        start = {name: value for control in self.controls.values() for name, value in control.start.items()}
+        return {name: start[name] for name in self.fields}  # the browser's order: gates.js compares JSON
 
     def read(self, data):
         """The gate's controls as checked objects, by name (`.setting`, `.display`, …). Anything but a dict of
@@ -168,5 +170,7 @@ def stores() -> list[dcc.Store]:
 
 
 def client_config() -> dict:
-    """Each gate's tabs, watched graphs and field names, for explorer.gate."""
-    return {g.id: {"tabs": list(g.tabs), "watch": g.watch, "fields": g.fields, "start": g.start} for g in GATES}
+    """Each gate's tabs, watched graphs, field names and their components, for explorer.gate."""
+    return {g.id: {"tabs": list(g.tabs), "watch": g.watch, "fields": g.fields, "start": g.start,
+                   "components": [c for control in g.controls.values() for c, _ in control.fields.values()]}
+            for g in GATES}

@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Output, dcc, html
+from dash import Input, Output, State, dcc, html
 
 from .. import limits
 from ..i18n import _, sentences, translated
-from ..state import model
+from ..state import Setting, model
 from ..urls import url_param
 from . import export
-from .gate import SETTING, gate
-from .ids import SCALE, SIZE, TAU, WEIGHTS
-from .wiring import callback
+from .gate import SETTING, Control, gate
+from .ids import CONFIG, SCALE, SIZE, TAU, WEIGHTS
+from .wiring import callback, clientside_callback
 
 MODEL_BAR = "model-bar"
 TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar drives (not the learning lab)
-SCALE_GATE = gate("model-bar", TABS, {"setting": SETTING})
+DEFAULT_SETTING = Setting(limits.DEFAULT_HEADS, limits.DEFAULT_SEED)
+# The layout holds the default setting's sentence, the page's largest text, so a load paints it with the page
+# rather than a round trip later; the gate passes only a setting that differs from it.
+SCALE_GATE = gate("model-bar", TABS, {"setting": Control(SETTING.fields, SETTING.parse,
+                                                         start=DEFAULT_SETTING._asdict())})
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),
@@ -61,7 +65,8 @@ def layout() -> html.Div:
                                  value=limits.DEFAULT_TAU_STEP, marks={k: tau_label(k) for k in (-10, -5, 0, 5, 10)},
                                  allow_direct_input=False, className="model-slider")],
                      className="model-control"),
-            html.P(id=SCALE_TEXT, className="small mb-0 scale-text", **{"aria-live": "polite"}),
+            html.P(scale_sentence(DEFAULT_SETTING), id=SCALE_TEXT, className="small mb-0 scale-text",
+                   **{"aria-live": "polite"}),
             export.layout(),
         ],
         id=MODEL_BAR,
@@ -69,10 +74,19 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(SCALE_TEXT, "children"), SCALE_GATE.input, prevent_initial_call=True)
+# A link that opens on another setting hides the layout's sentence until its own comes.
+clientside_callback("untilAnswered", Output(SCALE_TEXT, "hidden"), Input(CONFIG, "data"), State(SCALE_GATE.id, "id"))
+
+
+@callback(Output(SCALE_TEXT, "children"), Output(SCALE_TEXT, "hidden", allow_duplicate=True), SCALE_GATE.input,
+          prevent_initial_call=True)
 def update_scale_text(controls):
+    """The sentence for the setting, shown."""
+    return scale_sentence(SCALE_GATE.read(controls).setting), False
+
+
+def scale_sentence(s: Setting) -> str:
     """Why the heatmaps look the way they do at this scale, from the live scaled logits."""
-    s = SCALE_GATE.read(controls).setting
     r = model(s)[1]
     spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
     top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight
