@@ -31,18 +31,22 @@
     return t;
   }
 
+  function cellRows(values, n) {
+    return Array.from({ length: n }, (_, r) => values.slice(r * n, (r + 1) * n));
+  }
+
   function describe(gd) {
     const layout = gd._fullLayout;
     const titles = (layout.annotations || []).map((a) => plain(a.text)).filter((t) => t);
-    const grids = gd._fullData.filter((t) => (t.type === "heatmap" && t.z) || (t.type === "surface" && t.surfacecolor));
+    const plane = (t) => t.type === "mesh3d";  // a cube plane (dashboard/figures/example.py)
+    const grids = gd._fullData.filter((t) => (t.type === "heatmap" && t.z) || (plane(t) && t.intensity));
     const box = document.createElement("div");
     const parts = [];
     grids.forEach((t, k) => {
-      // a cube plane samples each cell at its corners (t.meta.samplesPerCell of them a side): one entry per cell
-      const step = (t.meta && t.meta.samplesPerCell) || 1;
-      const z = Array.from(t.type === "heatmap" ? t.z : t.surfacecolor, (row) => Array.from(row))
-        .filter((_, r) => r % step === 0).map((row) => row.filter((_, c) => c % step === 0));
-      const name = (t.type === "surface" ? t.name : titles[k]) || window.pageMessage("panel", { k: k + 1 });
+      // a cube plane has each cell's weight at its square's 4 corners, cell by cell, row by row (t.meta.cells a side)
+      const z = plane(t) ? cellRows(Array.from(t.intensity).filter((_, c) => c % 4 === 0), t.meta.cells)
+        : Array.from(t.z, (row) => Array.from(row));
+      const name = (plane(t) ? t.name : titles[k]) || window.pageMessage("panel", { k: k + 1 });
       const flat = z.flat();
       const max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;
       const rowName = t.type === "heatmap" ? axisTitle(layout, t.yaxis, window.pageMessage("row")) : window.pageMessage("queryR");

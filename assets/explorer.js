@@ -199,10 +199,10 @@
       focusHead: function (focus, figure) {
         const patch = new window.dash_clientside.Patch();
         const opacity = figure.layout.meta.opacity;
-        const planes = figure.data.filter((trace) => trace.type === "surface").length;
+        const planes = figure.data.filter((trace) => trace.type === "mesh3d").length;
         const on = rules().focusedPlanes(planes, focus);
         figure.data.forEach((trace, i) => {
-          if (trace.type === "surface") patch.assign(["data", i, "opacity"], on[i] ? opacity.on : opacity.off);
+          if (trace.type === "mesh3d") patch.assign(["data", i, "opacity"], on[i] ? opacity.on : opacity.off);
         });
         return patch.build();
       },

@@ -178,7 +178,7 @@ FIRST_CHANGE = """([selector, timeout]) => { window.firstChange = new Promise(re
 DIRECT_RESTYLE = """timeout => new Promise(resolve => {
   setTimeout(() => resolve(null), timeout * 1000);
   const gd = document.querySelector('#cube .js-plotly-plot');
-  const planes = gd.data.map((t, i) => t.type === 'surface' ? i : -1).filter(i => i >= 0);
+  const planes = gd.data.map((t, i) => t.type === 'mesh3d' ? i : -1).filter(i => i >= 0);
   const start = performance.now();
   gd.once('plotly_afterplot', () => resolve((performance.now() - start) / 1000));
   Plotly.restyle(gd, {opacity: planes.map((_, k) => k === 1 ? 0.85 : 0.08)}, planes);

@@ -18,7 +18,7 @@ TRACES = """id => {
   const gd = document.getElementById(id).querySelector('.js-plotly-plot');
   return gd._fullData.map(t => ({type: t.type, opacity: t.opacity,
      z: t.type === 'heatmap' ? Array.from(t.z, row => Array.from(row)) : null,
-     surfacecolor: t.type === 'surface' ? Array.from(t.surfacecolor, row => Array.from(row)) : null}));
+     intensity: t.type === 'mesh3d' ? Array.from(t.intensity) : null}));
 }"""
 
 
@@ -55,7 +55,7 @@ def core_attention(h, seed):
 def test_page_loads_without_errors_or_other_hosts(page):
     open_view(page)
     scroll_through(page)  # every figure asks for its data
-    wait_heads(page, "cube", "surface", 4)
+    wait_heads(page, "cube", example.PLANE, 4)
     page.wait_for_selector(".math-display img.formula", state="attached")  # the formulas are typeset
     assert page.errors == []
     assert page.requests and all(u.startswith(page.base) for u in page.requests), page.requests
@@ -67,25 +67,25 @@ def test_choosing_eight_heads_draws_the_core_values(page):
     open_view(page)
     choose(page, "heads", "8")
     wait_heads(page, "heatmaps", "heatmap", 8)
-    wait_heads(page, "cube", "surface", 8)
+    wait_heads(page, "cube", example.PLANE, 8)
     A = core_attention(8, 0)
     heat = page.evaluate(TRACES, "heatmaps")
     np.testing.assert_allclose([t["z"] for t in heat], A, rtol=1e-6)
     assert page.locator("#heatmaps .heatmaplayer image").count() == 8
-    planes = [t for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
-    np.testing.assert_allclose([np.array(p["surfacecolor"])[::2, ::2] for p in planes], A, rtol=1e-6)
+    planes = [t for t in page.evaluate(TRACES, "cube") if t["type"] == example.PLANE]
+    np.testing.assert_allclose([p["intensity"][::4] for p in planes], A.reshape(8, -1), rtol=1e-6)
     assert query(page)["h"] == "8" and page.errors == []
 
 
 def test_head_button_brings_that_head_forward(page):
     open_view(page)
-    wait_heads(page, "cube", "surface", 4)
+    wait_heads(page, "cube", example.PLANE, 4)
     page.locator("#cube-focus label", has_text="head 3").click()
     wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
                      " return d[2].opacity > d[0].opacity; }")
-    opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == "surface"]
+    opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == example.PLANE]
     on_server = example.focus_planes(example.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
-    assert opacities == [t["opacity"] for t in on_server if t["type"] == "surface"]
+    assert opacities == [t["opacity"] for t in on_server if t["type"] == example.PLANE]
     page.locator("#cube-focus label", has_text="all").click()
     wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity"
                      f" === {figures.PLANE_OPACITY}")
@@ -93,11 +93,11 @@ def test_head_button_brings_that_head_forward(page):
 
 def test_cube_camera_survives_a_change_of_heads(page):
     open_view(page)
-    wait_heads(page, "cube", "surface", 4)
+    wait_heads(page, "cube", example.PLANE, 4)
     page.evaluate("() => Plotly.relayout(document.querySelector('#cube .js-plotly-plot'),"
                   " {'scene.camera.eye': {x: 0.3, y: 2.1, z: 0.4}})")
     choose(page, "heads", "2")
-    wait_heads(page, "cube", "surface", 2)
+    wait_heads(page, "cube", example.PLANE, 2)
     wait_until(page, SETTLED, "#cube")  # and nothing left that could still replace the figure
     eye = page.evaluate("() => document.querySelector('#cube .js-plotly-plot')._fullLayout.scene.camera.eye")
     assert eye == pytest.approx({"x": 0.3, "y": 2.1, "z": 0.4})

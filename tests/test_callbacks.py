@@ -5,6 +5,7 @@ from dash.exceptions import PreventUpdate
 from dashboard import limits, state
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
 from dashboard.explorer import equivariance, example, mixing
+from dashboard.figures.example import PLANE
 from dashboard.state import Setting
 from tests.dash_requests import cell as selected_cell
 from tests.dash_requests import example_views, worked
@@ -40,9 +41,9 @@ def test_example_views_equal_the_core(h):
     for i in range(h):
         np.testing.assert_allclose(decode(heatmaps["data"][i]["z"]), A[i], rtol=1e-6)
     data = patch_assignments(cube)[("data",)]
-    planes = [t for t in data if t["type"] == "surface"]
+    planes = [t for t in data if t["type"] == PLANE]
     assert len(planes) == h
-    np.testing.assert_allclose(np.stack([decode(p["surfacecolor"])[::2, ::2] for p in planes]), A, rtol=1e-6)
+    np.testing.assert_allclose(np.stack([decode(p["intensity"])[::4] for p in planes]), A.reshape(h, -1), rtol=1e-6)
     assert set(patch_assignments(cube)) == {("data",)}  # the layout, and so the camera, is left alone
     np.testing.assert_allclose(decode(blocks["data"][2]["z"]), multi_head_attention(*worked_example(7)[:5], h).V
                                .transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)

@@ -25,7 +25,7 @@ SHOWS = """h => {
   const gd = id => document.querySelector(`#${id} .js-plotly-plot`);
   const traces = (id, type) => gd(id)._fullData.filter(t => t.type === type).length;
   return (gd('blocks')._fullLayout.shapes || []).length === 3 * h && traces('heatmaps', 'heatmap') === h
-    && traces('cube', 'surface') === h;
+    && traces('cube', 'mesh3d') === h;
 }"""
 
 # How many traces a graph has drawn (an empty plot has none).

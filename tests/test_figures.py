@@ -47,21 +47,24 @@ def test_grid_panels_do_not_overlap():
 def test_cube_is_h_planes_coloured_by_each_head(h):
     A = attention(h, seed=1).A
     traces = example.cube_traces(A)
-    planes = [t for t in traces if t["type"] == "surface"]
-    assert len(planes) == h
-    heights = [decode(p["z"]) for p in planes]
+    assert [t["type"] for t in traces] == [example.PLANE] * h  # the planes' names are the z axis's ticks
+    heights = [decode(p["z"]) for p in traces]
     assert [float(z.mean()) for z in heights] == list(range(1, h + 1))  # head 1 at the bottom, as in the seed
     assert all(np.ptp(z) == 0 for z in heights)
-    for i, p in enumerate(planes):
-        x, y, colour = decode(p["x"]), decode(p["y"]), decode(p["surfacecolor"])
-        cell = np.round(x).astype(int)  # the cell each grid point belongs to
-        assert cell.tolist() == np.repeat(np.arange(12), 2).tolist() and np.array_equal(x, y)
-        assert np.all(np.abs(x - cell) < 0.5)  # a cell's square stays inside its own unit
-        for r in range(12):  # every cell one flat colour: A^(i)_rj at all four corners
-            for j in range(12):
-                np.testing.assert_allclose(colour[2 * r:2 * r + 2, 2 * j:2 * j + 2], A[i, r, j], rtol=1e-6)
+    for i, p in enumerate(traces):
+        x, y, weight = decode(p["x"]), decode(p["y"]), decode(p["intensity"])
+        key, query = np.round(x).astype(int), np.round(y).astype(int)  # the cell each corner belongs to
+        assert np.all(np.abs(x - key) < 0.5) and np.all(np.abs(y - query) < 0.5)  # a square stays in its unit
+        # cell (r, j) is the square of corners 4 (12 r + j) .. + 3, all four coloured A^(i)_rj: one flat colour
+        corners = np.arange(4 * 144) // 4
+        assert query.tolist() == (corners // 12).tolist() and key.tolist() == (corners % 12).tolist()
+        np.testing.assert_allclose(weight, A[i].ravel().repeat(4), rtol=1e-6)
+        np.testing.assert_array_equal(decode(p["customdata"]), weight)  # the hover's number
+        # two triangles a square, each of three corners of that square, covering it: corners 0 1 2 and 0 2 3
+        triangles = np.stack([decode(p[k]) for k in "ijk"], axis=1)
+        assert triangles.shape == (2 * 144, 3) and np.all(triangles // 4 == triangles[:, :1] // 4)
+        assert sorted(map(tuple, triangles % 4)) == [(0, 1, 2)] * 144 + [(0, 2, 3)] * 144
         assert p["cmax"] == pytest.approx(A.max()) and p["opacity"] == figures.PLANE_OPACITY
-    assert [t["type"] for t in traces] == ["surface"] * h  # the planes' names are the z axis's ticks
 
 
 def test_cube_focus_fades_the_other_heads():
@@ -80,9 +83,9 @@ def test_cube_figure_lets_the_browser_focus_a_head_as_the_server_does(h):
     assert opacity["off"] < opacity["on"]
     for button in range(h + 1):  # 0 is "all", k is head k
         browser = [opacity["on"] if button in (0, i + 1) else opacity["off"]
-                   for i, t in enumerate(fig["data"]) if t["type"] == "surface"]
+                   for i, t in enumerate(fig["data"]) if t["type"] == example.PLANE]
         server = example.focus_planes(fig["data"], button - 1 if button else None)
-        assert browser == [t["opacity"] for t in server if t["type"] == "surface"], button
+        assert browser == [t["opacity"] for t in server if t["type"] == example.PLANE], button
 
 
 def test_token_views_colour_three_clusters_and_show_X():

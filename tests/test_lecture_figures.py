@@ -81,7 +81,7 @@ def test_the_cube_names_each_plane_at_its_own_height(h):
     stays at its plane's corner, whatever the rotation, and the focused head's name is on the focused plane.
     No text trace inside the scene, where the planes hid the names and head 1's sat on head 2's plane."""
     traces = example.focus_planes(example.cube_traces(attention(h).A), h - 1)
-    assert [t["type"] for t in traces] == ["surface"] * h
+    assert [t["type"] for t in traces] == [example.PLANE] * h
     z = example.cube_layout()["scene"]["zaxis"]
     named = {z["tick0"] + k * z["dtick"]: f"{z['tickprefix']}{z['tick0'] + k * z['dtick']}" for k in range(h)}
     for i, plane in enumerate(traces):
@@ -278,7 +278,7 @@ def test_the_cube_draws_each_planes_name_at_its_height(browser, app_url):
     # the tick labels WebGL drew (gl-axes' own list, in the scene's scaled units) and the planes' heights
     drawn = """() => { const gd = document.querySelector('#cube .js-plotly-plot'), scene = gd._fullLayout.scene._scene;
       return {ticks: scene.glplot.axes.ticks[2].map(t => [Math.round(t.x / scene.dataScale[2] * 1e6) / 1e6, t.text]),
-              planes: gd._fullData.filter(t => t.type === 'surface').map(t => [t.z[0][0], t.opacity])}; }"""
+              planes: gd._fullData.filter(t => t.type === 'mesh3d').map(t => [t.z[0], t.opacity])}; }"""
     wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[1].opacity === "
                      f"{figures.PLANE_OPACITY} && document.querySelector('#cube .js-plotly-plot')._fullData[0]"
                      f".opacity === {figures.FADED_OPACITY}")

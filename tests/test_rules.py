@@ -33,7 +33,7 @@ def test_an_order_the_url_keeps_is_one_the_server_accepts(case):
 def test_the_cube_focus_brings_forward_the_planes_the_browser_does(case):
     A = np.full((case["h"], 3, 3), 1 / 3)
     traces = fig.focus_planes(fig.cube_traces(A), limits.head_index(case["button"], case["h"]))
-    assert [t["opacity"] == PLANE_OPACITY for t in traces if t["type"] == "surface"] == case["planes"]
+    assert [t["opacity"] == PLANE_OPACITY for t in traces if t["type"] == fig.PLANE] == case["planes"]
 
 
 @pytest.mark.parametrize("case", CASES["params"], ids=lambda c: f"{c['key']}={c['text']}")

@@ -58,32 +58,45 @@ def cube_layout(display: Display = DESKTOP) -> dict:
     )
 
 
-CELL_SEAM = 0.02  # the gap between two cells' squares, where Plotly blends their colours
+CELL_SEAM = 0.02  # half the gap between two cells' squares on the cube: a thin line of the page between them
+PLANE = "mesh3d"  # the cube's planes' trace type (assets/explorer.js focusHead and a11y.js look for it too)
+# The colour scale's own colours: no light or shade on a flat plane.
+UNLIT = {"ambient": 1.0, "diffuse": 0.0, "specular": 0.0, "roughness": 1.0, "fresnel": 0.0}
 
 
-def cell_edges(n: int) -> np.ndarray:
-    """Grid coordinates that draw n crisp cells: cell j spans j - 0.48 .. j + 0.48, so a surface,
-    which blends colours between grid points, blends only across the thin seams: (2n,)."""
-    return (np.arange(n)[:, None] + [-0.5 + CELL_SEAM, 0.5 - CELL_SEAM]).ravel()
+def cell_squares(n: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The n x n cells as squares of four corners each, cell (r, j) at 4 (r n + j): the corners' x (key j) and
+    y (query r), (4 n²,) each, and the two triangles of every square as corner indices i, j, k, (2 n²,) each.
+    Cell (r, j) spans j ± 0.48 by r ± 0.48, so any corner rounds to its cell (a hover, a click)."""
+    r, j = np.divmod(np.arange(n * n), n)
+    half = 0.5 - CELL_SEAM
+    x = (j[:, None] + [-half, half, half, -half]).ravel()
+    y = (r[:, None] + [-half, -half, half, half]).ravel()
+    first = 4 * np.arange(n * n)
+    return x, y, (np.tile(first, 2), np.concatenate([first + 1, first + 2]), np.concatenate([first + 2, first + 3]))
 
 
 def cube_traces(A: np.ndarray) -> list[dict]:
     """The (h, n, n) cube as h translucent planes, plane i at height i + 1 (head i + 1: the z axis's ticks
     name the planes) so head 1 is at the bottom as in the seed, each cell a flat square coloured by A^(i)_rj
-    on one scale."""
+    on one scale. A mesh of n² squares, not a surface: Plotly refines a small surface's grid to at least
+    120 points a side (288 at n = 12), and in software WebGL each plane took a tenth of a second to draw."""
     h, n = A.shape[:2]
     amax = float(A.max())
-    edges = typed_array(cell_edges(n))
+    x, y, triangles = cell_squares(n)
+    corners = {"x": typed_array(x), "y": typed_array(y),
+               **{name: typed_array(corner, "u4") for name, corner in zip("ijk", triangles)}}
     query, key = _("query r"), _("key j")
     traces = []
     for i in range(h):
+        weights = typed_array(A[i].repeat(4))  # each cell's weight at its 4 corners: one flat colour a cell
         traces.append({
-            "type": "surface",
-            "x": edges,
-            "y": edges,
-            "z": typed_array(np.full((2 * n, 2 * n), i + 1), "u1"),
-            "surfacecolor": typed_array(A[i].repeat(2, axis=0).repeat(2, axis=1)),  # each cell's colour at its 4 corners
-            "meta": {"samplesPerCell": 2},  # so the screen reader's table (assets/a11y.js) lists each cell once
+            "type": PLANE,
+            **corners,
+            "z": typed_array(np.full(x.size, i + 1), "u1"),
+            "intensity": weights,
+            "customdata": weights,  # the hover's weight: a corner's point number picks it
+            "meta": {"cells": n},  # so the screen reader's table (assets/a11y.js) lists each cell once
             "cmin": 0.0,
             "cmax": amax,
             "colorscale": ATTENTION_SCALE,
@@ -92,20 +105,21 @@ def cube_traces(A: np.ndarray) -> list[dict]:
             "colorbar": {"title": {"text": _("weight"), "side": "top"}, "thickness": 12, "len": 0.6, "orientation": "h",
                          "x": 0.5, "xanchor": "center", "y": 0, "yanchor": "bottom"},
             "opacity": PLANE_OPACITY,
+            "flatshading": True,
+            "lighting": UNLIT,
             "name": head_title(i),
             "hovertemplate": f"{head_title(i)}<br>{query} = %{{y:.0f}}<br>{key} = %{{x:.0f}}"
-                             "<br>A = %{surfacecolor:.3f}<extra></extra>",
-            "contours": {"x": {"highlight": False}, "y": {"highlight": False}, "z": {"highlight": False}},
+                             "<br>A = %{customdata:.3f}<extra></extra>",
         })
     return traces
 
 
 def focus_planes(traces: list[dict], focus: int | None) -> list[dict]:
     """The cube's traces with plane `focus` (a head index) brought forward and the others faded;
-    None leaves them as they are. The browser does the same for the head buttons (clientside.js)."""
+    None leaves them as they are. The browser does the same for the head buttons (explorer.js)."""
     if focus is None:
         return traces
-    return [{**t, "opacity": PLANE_OPACITY if i == focus else FADED_OPACITY} if t["type"] == "surface" else t
+    return [{**t, "opacity": PLANE_OPACITY if i == focus else FADED_OPACITY} if t["type"] == PLANE else t
             for i, t in enumerate(traces)]
 
 

@@ -1,5 +1,5 @@
-// Only the trace types the dashboard draws: heatmap (2-D views), surface and scatter3d (the cube);
-// lib/core brings scatter (the token projection).
+// Only the trace types the dashboard draws: heatmap (2-D views) and mesh3d (the cube's planes); lib/core brings
+// scatter (the token projection).
 var Plotly = require("plotly.js/lib/core");
-Plotly.register([require("plotly.js/lib/heatmap"), require("plotly.js/lib/surface"), require("plotly.js/lib/scatter3d")]);
+Plotly.register([require("plotly.js/lib/heatmap"), require("plotly.js/lib/mesh3d")]);
 module.exports = Plotly;
