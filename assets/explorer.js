@@ -173,7 +173,9 @@
         const q = new URLSearchParams(window.location.search);
         const named = Object.fromEntries(gate.fields.map((name, k) =>
           [name, rules().readParam(q, config.url.find((p) => p.id === gate.components[k]))]));
-        return JSON.stringify(named) !== JSON.stringify(gate.start);
+        const hide = JSON.stringify(named) !== JSON.stringify(gate.start);
+        if (hide) gates().hideStart(gateId);  // then even a return to the start values asks for their answer
+        return hide;
       },
 
       // How figures are drawn: a phone-width page puts fewer panels in a row (init follows a turned phone),

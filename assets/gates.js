@@ -17,6 +17,7 @@
   const second = new Map();  // gate id -> the token of its values that pass once the graph looked at drew (release)
   const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
   const listening = new WeakSet();  // graph elements with a listener for their next draw (pass)
+  const startHidden = new Set();  // gates whose start values' answer the page hides (explorer.untilAnswered)
 
   function isNear(id) {
     const box = document.getElementById(id)?.getBoundingClientRect();
@@ -105,8 +106,10 @@
     delete waiting[id];  // a later change replaces what waits: the latest values pass, never starve
     if (!tabs.includes(tab)) return null;
     const named = Object.fromEntries(fields.map((name, k) => [name, values[k]]));
-    // until it first passes, a gate holds its start values (gate.py, Gate.start): a load passes no mere repeat
-    if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed ?? gates[id].start))) return null;
+    // until it first passes, a gate holds its start values (gate.py, Gate.start): a load passes no mere repeat,
+    // unless the page hides their answer (a link opened on other values, then set back to them)
+    const start = startHidden.has(id) ? null : gates[id].start;
+    if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed ?? start))) return null;
     waiting[id] = named;
     if (!watch.length || watch.includes(lookedAt())) return pass(id);
     release(id);
@@ -120,5 +123,10 @@
     new ResizeObserver(queueCheck).observe(document.documentElement);
   }
 
-  window.explorerGates = { gate, listen };
+  // The answer the layout holds for a gate's start values is hidden: those values must pass like any other.
+  function hideStart(id) {
+    startHidden.add(id);
+  }
+
+  window.explorerGates = { gate, listen, hideStart };
 })();

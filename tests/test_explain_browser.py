@@ -112,6 +112,18 @@ def test_scale_and_size_reach_every_view_and_the_url(page):
     assert page.errors == []
 
 
+def test_a_link_set_back_to_the_default_on_another_tab_shows_the_sentence(page):
+    """The sentence hidden at the load of a link to h = 2 comes back, with the default's numbers, when h is set to
+    the default's on the learning tab, which the model bar does not drive, and the worked example is shown."""
+    page.goto(page.base + "/?tab=learning&h=2")
+    page.locator("#heads label", has_text="4").click()
+    wait_until(page, "() => location.search.includes('h=4')")
+    page.locator("#tab label", has_text="Worked example").click()
+    wait_until(page, "() => { const s = document.getElementById('scale-text'); return s && !s.hidden"
+                     " && s.offsetHeight > 0; }")
+    assert "Scale 0.707 × q·k" in page.inner_text("#scale-text") and page.errors == []
+
+
 def test_download_gives_the_cores_numbers(page):
     import json
 
