@@ -59,7 +59,7 @@ def test_cube_is_h_planes_coloured_by_each_head(h):
         corners = np.arange(4 * 144) // 4
         assert query.tolist() == (corners // 12).tolist() and key.tolist() == (corners % 12).tolist()
         np.testing.assert_allclose(weight, A[i].ravel().repeat(4), rtol=1e-6)
-        np.testing.assert_array_equal(decode(p["customdata"]), weight)  # the hover's number
+        assert p["hovertemplate"].endswith("A = %{intensity:.3f}<extra></extra>")  # the hover's number is its colour's
         # two triangles a square, each of three corners of that square, covering it: corners 0 1 2 and 0 2 3
         triangles = np.stack([decode(p[k]) for k in "ijk"], axis=1)
         assert triangles.shape == (2 * 144, 3) and np.all(triangles // 4 == triangles[:, :1] // 4)

@@ -84,18 +84,19 @@ def cube_traces(A: np.ndarray) -> list[dict]:
     h, n = A.shape[:2]
     amax = float(A.max())
     x, y, triangles = cell_squares(n)
+    index = "u2" if x.size <= 2 ** 16 else "u4"  # 2 bytes a corner up to n = 128 (the page's largest n is 48)
     corners = {"x": typed_array(x), "y": typed_array(y),
-               **{name: typed_array(corner, "u4") for name, corner in zip("ijk", triangles)}}
+               **{name: typed_array(corner, index) for name, corner in zip("ijk", triangles)}}
     query, key = _("query r"), _("key j")
     traces = []
     for i in range(h):
-        weights = typed_array(A[i].repeat(4))  # each cell's weight at its 4 corners: one flat colour a cell
         traces.append({
             "type": PLANE,
             **corners,
             "z": typed_array(np.full(x.size, i + 1), "u1"),
-            "intensity": weights,
-            "customdata": weights,  # the hover's weight: a corner's point number picks it
+            # each cell's weight at its 4 corners: one flat colour a cell, and the hover's number (Plotly
+            # interpolates between a triangle's corners, all equal)
+            "intensity": typed_array(A[i].repeat(4)),
             "meta": {"cells": n},  # so the screen reader's table (assets/a11y.js) lists each cell once
             "cmin": 0.0,
             "cmax": amax,
@@ -109,7 +110,7 @@ def cube_traces(A: np.ndarray) -> list[dict]:
             "lighting": UNLIT,
             "name": head_title(i),
             "hovertemplate": f"{head_title(i)}<br>{query} = %{{y:.0f}}<br>{key} = %{{x:.0f}}"
-                             "<br>A = %{customdata:.3f}<extra></extra>",
+                             "<br>A = %{intensity:.3f}<extra></extra>",
         })
     return traces
 
