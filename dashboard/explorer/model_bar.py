@@ -3,6 +3,8 @@ but the learning lab. Its sentence says how sharp the softmax is at this scale, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import dash_bootstrap_components as dbc
 import numpy as np
 from dash import Input, Output, State, dcc, html
@@ -12,7 +14,7 @@ from ..i18n import _, sentences, translated
 from ..state import Setting, model
 from ..urls import url_param
 from . import export
-from .gate import SETTING, Control, gate
+from .gate import SETTING, gate
 from .ids import CONFIG, SCALE, SIZE, TAU, WEIGHTS
 from .wiring import callback, clientside_callback
 
@@ -21,8 +23,7 @@ TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar
 DEFAULT_SETTING = Setting(limits.DEFAULT_HEADS, limits.DEFAULT_SEED)
 # The layout holds the default setting's sentence, the page's largest text, so a load paints it with the page
 # rather than a round trip later; the gate passes only a setting that differs from it.
-SCALE_GATE = gate("model-bar", TABS, {"setting": Control(SETTING.fields, SETTING.parse,
-                                                         start=DEFAULT_SETTING._asdict())})
+SCALE_GATE = gate("model-bar", TABS, {"setting": replace(SETTING, start=DEFAULT_SETTING._asdict())})
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),
