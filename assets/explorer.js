@@ -96,9 +96,27 @@
     return frames.sort((a, b) => distance(a) - distance(b))[0] || null;
   }
 
-  // The value of a piece of state as the URL holds it (syncUrl keeps the URL up to date).
-  function current(config, key) {
-    return rules().readParam(new URLSearchParams(window.location.search), config.url.find((p) => p.key === key));
+  // The controls' values the URL holds, by key, as writeUrl last saw them: the URL itself may lag behind them
+  // until the figure looked at has drawn.
+  let state = {};
+  let ownSearch = null;  // the URL writeUrl set last, until readUrl sees it come back
+  const current = (key) => state[key];
+
+  // The URL for `values` (the controls', in config.url's order), from the URL `search`.
+  function urlFor(search, values, config) {
+    const params = config.url;
+    const value = (key) => values[params.findIndex((p) => p.key === key)];
+    const before = new URLSearchParams(search || "");
+    const q = new URLSearchParams();
+    config.keepParams.forEach((key) => before.has(key) && q.set(key, before.get(key)));  // ?lang=: the page's
+    params.forEach((p, i) => {
+      if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
+        const text = rules().writeParam(p, values[i]);
+        const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
+        if (kept !== null) q.set(p.key, kept);
+      }
+    });
+    return "?" + q.toString();
   }
 
   // The keys a lecturer drives the page with; the page lists them (presenter.SHORTCUTS).
@@ -106,17 +124,17 @@
     const typing = event.target.closest("input, textarea, select, [contenteditable]");
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const ids = config.presenter;
-    const h = current(config, "h");
+    const h = current("h");
     if (["1", "2", "4", "8"].includes(event.key)) {
       window.dash_clientside.set_props(ids.heads, { value: Number(event.key) });
     } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       const by = event.key === "ArrowRight" ? 1 : -1;
-      if (current(config, "tab") === "learning") {
+      if (current("tab") === "learning") {
         const { every, last } = config.steps;
-        const step = Math.min(last, Math.max(0, current(config, "step") + by * every));
+        const step = Math.min(last, Math.max(0, current("step") + by * every));
         window.dash_clientside.set_props(config.ids.step, { value: step });
       } else {
-        const head = ((current(config, "head") - 1 + by + h) % h) + 1;  // 1..h, round the ends
+        const head = ((current("head") - 1 + by + h) % h) + 1;  // 1..h, round the ends
         window.dash_clientside.set_props(ids.head, { value: head });
       }
     } else if (event.key === "p" || event.key === "P") {
@@ -157,22 +175,25 @@
           o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
       },
 
-      // A gate passes its controls' values on, by name, only while its view is shown and near (gates.js).
-      gate: function (tab, ...values) {
-        const config = values.pop();
-        const passed = values.pop();
-        const id = window.dash_clientside.callback_context.outputs_list.id;
-        return gates().gate(id, tab, values, passed, config.gates) ?? no();
+      // Gates pass their controls' values on, by name, only while their view is shown and near (gates.js). One
+      // callback serves a group of gates (gate.py, wire): each reads its own inputs, by "id.property".
+      gates: function (tab) {
+        const config = arguments[arguments.length - 1];
+        const context = window.dash_clientside.callback_context;
+        const answers = [].concat(context.outputs_list).map(({ id }) => gates().gate(id, tab,
+          config.gates[id].inputs.map((input) => context.inputs[input]), context.states[id + ".data"],
+          config.gates) ?? no());
+        return Array.isArray(context.outputs_list) ? answers : answers[0];
       },
 
       // An answer the layout holds for its gate's start values (model_bar.py's sentence): hidden, from the first
       // frame the page shows, if the URL sets other values (a link), until the answer for them shows it. It runs
-      // once, at load, beside syncUrl and reading the URL as it does: a change later is answered in place.
+      // once, at load, beside readUrl and reading the URL as it does: a change later is answered in place.
       untilAnswered: function (config, gateId) {
         const gate = config.gates[gateId];
         const q = new URLSearchParams(window.location.search);
         const named = Object.fromEntries(gate.fields.map((name, k) =>
-          [name, rules().readParam(q, config.url.find((p) => p.id === gate.components[k]))]));
+          [name, rules().readParam(q, config.url.find((p) => p.id + ".value" === gate.inputs[k]))]));
         const hide = JSON.stringify(named) !== JSON.stringify(gate.start);
         if (hide) gates().hideStart(gateId);  // then even a return to the start values asks for their answer
         return hide;
@@ -197,16 +218,17 @@
         return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];
       },
 
-      // Bring one plane of the cube forward by patching trace opacities only: the camera stays.
-      focusHead: function (focus, figure) {
-        const patch = new window.dash_clientside.Patch();
-        const opacity = figure.layout.meta.opacity;
-        const planes = figure.data.filter((trace) => trace.type === "mesh3d").length;
-        const on = rules().focusedPlanes(planes, focus);
-        figure.data.forEach((trace, i) => {
-          if (trace.type === "mesh3d") patch.assign(["data", i, "opacity"], on[i] ? opacity.on : opacity.off);
-        });
-        return patch.build();
+      // Bring one plane of the cube forward: the page restyles the planes' opacities, as Plotly.restyle does, with
+      // no new figure through Dash (Plotly.react of a patched figure took half as long again). The camera stays.
+      // The figure Dash holds keeps the opacities the server drew, and dcc.Graph draws it again only when a new
+      // one comes, which the server builds with the chosen head forward (example.update_cube).
+      focusHead: function (focus, config) {
+        const gd = document.querySelector(`#${config.ids.cube} .js-plotly-plot`);
+        const planes = (gd?.data || []).map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
+        if (!planes.length) return;  // not drawn yet: its figure comes with the chosen head forward
+        const opacity = gd.layout.meta.opacity;
+        const on = rules().focusedPlanes(planes.length, focus);
+        Plotly.restyle(gd, { opacity: on.map((forward) => (forward ? opacity.on : opacity.off)) }, planes);
       },
 
       // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.
@@ -260,30 +282,33 @@
         return step + every >= last ? [last, true, window.pageMessage("play")] : [step + every, no(), no()];
       },
 
-      // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab,
-      // when), so a link opens that view and back and forward work. A missing or bad parameter means the default.
-      syncUrl: function (search, ...args) {
-        const config = args.pop();
-        const params = config.url;
-        const triggered = window.dash_clientside.callback_context.triggered.map((t) => t.prop_id);
-        const fromUrl = triggered.length === 0 || triggered.some((p) => p === config.ids.url + ".search" || p === ".");
-        if (fromUrl) {
-          const q = new URLSearchParams(search || "");
-          return [no()].concat(params.map((p) => rules().readParam(q, p)));
+      // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab, when),
+      // so a link opens that view and back and forward work. A missing or bad parameter means the default.
+      // readUrl sets the controls as the page loads and on back and forward; not when writeUrl set the URL.
+      readUrl: function (search, config) {
+        if (search === ownSearch) {
+          ownSearch = null;
+          return config.url.map(() => no());
         }
-        const value = (key) => args[params.findIndex((p) => p.key === key)];
-        const before = new URLSearchParams(search || "");
-        const q = new URLSearchParams();
-        config.keepParams.forEach((key) => before.has(key) && q.set(key, before.get(key)));  // ?lang=: the page's
-        params.forEach((p, i) => {
-          if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
-            const text = rules().writeParam(p, args[i]);
-            const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
-            if (kept !== null) q.set(p.key, kept);
-          }
+        const q = new URLSearchParams(search || "");
+        return config.url.map((p) => rules().readParam(q, p));
+      },
+
+      // writeUrl has no output, so no gate waits for it, and it writes once the figure looked at has drawn:
+      // a new history entry, unless the URL holds these values already (a load, back, forward).
+      writeUrl: function (...values) {
+        const config = values.pop();
+        state = Object.fromEntries(config.url.map((p, i) => [p.key, values[i]]));
+        gates().afterLookedAt("url", () => {
+          const search = window.location.search;
+          const q = new URLSearchParams(search);
+          const latest = config.url.map((p) => state[p.key]);
+          const holds = config.url.every((p, i) => JSON.stringify(rules().readParam(q, p)) === JSON.stringify(latest[i]));
+          const next = urlFor(search, latest, config);
+          if (holds || next === search) return;
+          ownSearch = next;
+          window.dash_clientside.set_props(config.ids.url, { search: next });
         });
-        const next = "?" + q.toString();
-        return [next === search ? no() : next].concat(params.map(() => no()));
       },
     },
   });

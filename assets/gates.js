@@ -14,7 +14,7 @@
   let checkQueued = false;
   const sent = {};  // gate id -> the values it last passed, as JSON
   const waiting = {};  // gate id -> the latest values it holds back, until a graph it watches comes near
-  const second = new Map();  // gate id -> the token of its values that pass once the graph looked at drew (release)
+  const queued = new Map();  // key -> the token of the work that runs once the graph looked at drew (afterLookedAt)
   const drawing = new Map();  // graph id -> what waits for its figure on the way to be drawn (pass)
   const listening = new WeakSet();  // graph elements with a listener for their next draw (pass)
   const startHidden = new Set();  // gates whose start values' answer the page hides (explorer.untilAnswered)
@@ -61,33 +61,43 @@
     });
     return named;
   }
-  // A waiting gate passes now if it watches nothing or the graph looked at. If it watches another near graph,
-  // it passes once the graph looked at has drawn (so a WebGL cube or a table never delays the figure looked at,
-  // nor waits for its paint), at the next frame if that graph has nothing on the way (every gate of the change
-  // has run by then), or in idle time, whichever comes first. Else it waits.
+  // A waiting gate passes now if it watches nothing or the graph looked at. If it watches another near graph, or
+  // passes text beside the figures (`after`), it passes once the graph looked at has drawn (afterLookedAt), so a
+  // WebGL cube or a table never delays the figure looked at, nor waits for its paint. Else it waits.
   function release(id) {
-    const watch = gates[id].watch;
+    const { watch, after } = gates[id];
     if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
-    if (!watch.length || watch.includes(lookedAt())) {
+    if ((!watch.length || watch.includes(lookedAt())) && !after) {
       window.dash_clientside.set_props(id, { data: pass(id) });
-    } else if (!second.has(id)) {
-      // whichever of the three comes first passes; the others, and any left from an earlier change, find
-      // another token and do nothing
-      const token = {};
-      second.set(id, token);
-      const go = () => {
-        if (second.get(id) !== token) return;
-        second.delete(id);
-        cancelIdleCallback(idle);
-        if (id in waiting && gates[id].watch.some(isNear)) window.dash_clientside.set_props(id, { data: pass(id) });
-      };
-      const idle = requestIdleCallback(go, { timeout: 1000 });
-      requestAnimationFrame(() => {
-        const looked = drawing.get(lookedAt());
-        if (looked) looked.push(go);
-        else go();
+    } else {
+      afterLookedAt(id, () => {
+        if (id in waiting && (!watch.length || watch.some(isNear))) window.dash_clientside.set_props(id, { data: pass(id) });
       });
     }
+  }
+
+  // Runs `go` once the graph looked at has drawn the figure on its way, at the next frame if it has none on the
+  // way (every callback of the change has run by then), or after a second if its answer drew nothing. Not in
+  // idle time: the page is idle while it waits for the server, and work begun then delays the figure looked at.
+  // While one waits under `key`, another is not queued: `go` does the latest work when it runs.
+  function afterLookedAt(key, go) {
+    if (queued.has(key)) return;
+    // whichever of the three comes first runs; the others, and any left from an earlier change, find another
+    // token and do nothing
+    const token = {};
+    queued.set(key, token);
+    const run = () => {
+      if (queued.get(key) !== token) return;
+      queued.delete(key);
+      clearTimeout(fallback);
+      go();
+    };
+    const fallback = setTimeout(run, 1000);
+    requestAnimationFrame(() => {
+      const looked = drawing.get(lookedAt());
+      if (looked) looked.push(run);
+      else run();
+    });
   }
 
   function queueCheck() {
@@ -111,7 +121,7 @@
     const start = startHidden.has(id) ? null : gates[id].start;
     if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed ?? start))) return null;
     waiting[id] = named;
-    if (!watch.length || watch.includes(lookedAt())) return pass(id);
+    if ((!watch.length || watch.includes(lookedAt())) && !gates[id].after) return pass(id);
     release(id);
     return null;
   }
@@ -128,5 +138,5 @@
     startHidden.add(id);
   }
 
-  window.explorerGates = { gate, listen, hideStart };
+  window.explorerGates = { gate, listen, hideStart, afterLookedAt };
 })();

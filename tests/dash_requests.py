@@ -16,7 +16,7 @@ from dashboard.explorer.gate import GATES, Gate
 from dashboard.explorer.ids import HEATMAPS, LEARN_READY
 from dashboard.explorer.model_bar import SCALE_GATE
 from dashboard.explorer.wiring import CALLBACKS
-from dashboard.explorer.worked import WORKED, WORKED_CELL
+from dashboard.explorer.worked import WORKED, WORKED_CELL, WORKED_TEXT
 
 GATE_BY_ID = {g.id: g for g in GATES}
 
@@ -106,12 +106,12 @@ def forward_body(h=8, seed=3, **model_controls) -> dict:
 
 
 def summary_body(h=8, seed=3, **model_controls) -> dict:
-    return gated([(summary.SUMMARY, "html")], [(WORKED, worked(h, seed, **model_controls))])
+    return gated([(summary.SUMMARY, "html")], [(WORKED_TEXT, model(h, seed, **model_controls))])
 
 
-def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED,), **model_controls) -> dict:
+def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED_TEXT,), **model_controls) -> dict:
     return gated([(drilldown.DRILLDOWN, "html")],
-                 [(WORKED, worked(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))], fired=list(fired))
+                 [(WORKED_TEXT, model(h, seed, **model_controls)), (WORKED_CELL, cell(*selected))], fired=list(fired))
 
 
 def scale_text_body(h=8, seed=3, **model_controls) -> dict:

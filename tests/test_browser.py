@@ -10,6 +10,7 @@ from dashboard import figures
 from dashboard.figures import example
 from dashboard.attention import multi_head_attention, worked_example
 from tests.browser import SETTLED, scroll_through, wait_until
+from tests.recorder import RECORDER, Callbacks, settle
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +78,11 @@ def test_choosing_eight_heads_draws_the_core_values(page):
     assert query(page)["h"] == "8" and page.errors == []
 
 
+PLANE_OPACITIES = "() => document.querySelector('#cube .js-plotly-plot')._fullData.map(t => t.opacity)"
+
+
 def test_head_button_brings_that_head_forward(page):
+    callbacks = Callbacks(page)
     open_view(page)
     wait_heads(page, "cube", example.PLANE, 4)
     page.locator("#cube-focus label", has_text="head 3").click()
@@ -86,6 +91,19 @@ def test_head_button_brings_that_head_forward(page):
     opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == example.PLANE]
     on_server = example.focus_planes(example.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
     assert opacities == [t["opacity"] for t in on_server if t["type"] == example.PLANE]
+    # the page restyled the planes, not the figure Dash holds: nothing that redraws the page undoes it
+    page.locator("#tab label", has_text="Single vs multi-head").click()
+    page.locator("#tab label", has_text="Worked example").click()
+    page.locator("#lecture").check()
+    wait_until(page, "() => document.documentElement.classList.contains('lecture')")
+    page.locator("#lecture").uncheck()
+    page.evaluate(RECORDER)
+    settle(page, callbacks)  # every redraw those asked for is done
+    assert page.evaluate(PLANE_OPACITIES) == opacities
+    choose(page, "heads", "8")  # the server's new cube keeps head 3 forward
+    wait_heads(page, "cube", example.PLANE, 8)
+    focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(8, 0)), 2)]
+    assert page.evaluate(PLANE_OPACITIES) == focused
     page.locator("#cube-focus label", has_text="all").click()
     wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity"
                      f" === {figures.PLANE_OPACITY}")
@@ -125,7 +143,7 @@ def test_equivariance_tab_shows_the_check_and_its_break(page):
     assert page.errors == []
 
 
-def test_url_opens_that_state_and_back_works(page):
+def test_url_opens_that_state_and_back_and_forward_work(page):
     open_view(page, "?h=2&seed=7")
     wait_heads(page, "heatmaps", "heatmap", 2)
     heat = page.evaluate(TRACES, "heatmaps")
@@ -133,10 +151,31 @@ def test_url_opens_that_state_and_back_works(page):
     assert page.locator("#heads input:checked").input_value() == "2" and page.input_value("#seed") == "7"
     choose(page, "heads", "8")
     wait_heads(page, "heatmaps", "heatmap", 8)
-    assert query(page)["h"] == "8"
+    wait_until(page, "() => new URLSearchParams(location.search).get('h') === '8'")
+    # the blank page the browser opened first, the link as it was opened (the load wrote no URL of its own), and
+    # the change
+    assert page.evaluate("history.length") == 3 and query(page)["seed"] == "7"
     page.go_back()
     wait_heads(page, "heatmaps", "heatmap", 2)
-    assert page.locator("#heads input:checked").input_value() == "2"
+    assert page.locator("#heads input:checked").input_value() == "2" and urlparse(page.url).query == "h=2&seed=7"
+    page.go_forward()  # the URL the page wrote itself, come back: it sets the controls too
+    wait_heads(page, "heatmaps", "heatmap", 8)
+    assert page.locator("#heads input:checked").input_value() == "8"
+
+
+def test_a_tabs_own_state_survives_a_visit_to_another_tab(page):
+    """The URL holds the equivariance tab's switch only while that tab shows. The URL the page writes for another
+    tab must not set the switch back to its default as it comes back (readUrl skips the URL writeUrl set)."""
+    page.goto(page.base + "/?tab=equivariance&pe=1&perm=" + ",".join(map(str, [1, 0, *range(2, 12)])))
+    page.wait_for_selector("#eq-check .eq-verdict.breaks", timeout=20000)
+    assert page.locator("#positions").is_checked()
+    page.locator("#tab label", has_text="Worked example").click()
+    wait_until(page, "() => new URLSearchParams(location.search).get('tab') === 'example'")
+    assert "pe" not in query(page)
+    page.locator("#tab label", has_text="Equivariance").click()
+    wait_until(page, "() => new URLSearchParams(location.search).get('tab') === 'equivariance'")
+    assert page.locator("#positions").is_checked() and query(page)["pe"] == "1"
+    page.wait_for_selector("#eq-check .eq-verdict.breaks")
 
 
 def test_learning_tab_trains_and_replays(page):

@@ -150,12 +150,23 @@ window.fetch = function (url, options) {
 };"""
 
 
-def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_drawn(browser, app_url):
+# In the page: when the URL changes (dcc.Location pushes each new one).
+PUSHED = """window.pushed = [];
+const pushOf = history.pushState;
+history.pushState = function () {
+  window.pushed.push(performance.now());
+  return pushOf.apply(this, arguments);
+};"""
+
+
+def test_the_figure_looked_at_is_asked_for_first_and_the_rest_once_it_has_drawn(browser, app_url):
     """Scrolled to the heatmaps on a tall screen, with figures above and below near too: a change of h asks for
-    the heatmaps first, and for each other near figure once the heatmaps have drawn, not when the browser is next
-    idle (gates.js, release): on a page that is never idle, every one of them still draws."""
+    the heatmaps first (and the sentence above them, in the same answer). Each other near figure, the text beside
+    them (the summary, the drill-down, the model bar's sentence) and the new URL come once the heatmaps have drawn,
+    not when the browser is next idle (gates.js, afterLookedAt): on a page that is never idle, every figure still
+    draws."""
     context = browser.new_context(viewport={"width": 1280, "height": 2000})
-    context.add_init_script(ASKED + NEVER_IDLE)
+    context.add_init_script(ASKED + NEVER_IDLE + PUSHED)
     page = context.new_page()
     callbacks = Callbacks(page)
     page.goto(app_url + "/?h=2")
@@ -163,21 +174,26 @@ def test_the_figure_looked_at_is_asked_for_first_and_the_others_once_it_has_draw
     page.evaluate(RECORDER)
     page.evaluate("() => document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
     settle(page, callbacks)
-    page.evaluate("() => { window.asked = []; }")
+    page.evaluate("() => { window.asked = []; window.pushed = []; }")
     choose("heads", "4")(page, lambda: page.evaluate("window.drawRecorder.arm()"))
     state = settle(page, callbacks, need_start=True, ready=lambda s: "heatmaps" in s["draws"])
     start = page.evaluate("window.drawRecorder.start")
-    # when each graph's figure was first asked for ("..a.figure...b.children.." names a request's outputs)
+    # when each output was first asked for ("..a.figure...b.children.." names a request's outputs)
     asked = {}
     for outputs, t in page.evaluate("window.asked"):
         for output in outputs.strip(".").split("..."):
-            if output.endswith(".figure"):
-                asked.setdefault(output.removesuffix(".figure"), t - start)
-    order = sorted(asked, key=asked.get)
-    assert order[0] == "heatmaps" and len(order) >= 3, asked  # the figures near it, above and below, come next
+            asked.setdefault(output, t - start)
+    first = {"heatmaps.figure", "worked-text.children"}
+    assert {o for o in asked if asked[o] == min(asked.values())} == first, asked
+    graphs = [o.removesuffix(".figure") for o in asked if o.endswith(".figure") and o not in first]
+    assert len(graphs) >= 2 and {"head-summary.html", "drilldown.html", "scale-text.children"} <= set(asked), asked
     heatmaps_drawn = state["draws"]["heatmaps"][0]
-    for graph in order[1:]:
-        assert asked[graph] >= heatmaps_drawn and state["draws"].get(graph), (graph, asked, state["draws"])
+    for output in set(asked) - first:
+        assert asked[output] >= heatmaps_drawn, (output, asked, heatmaps_drawn)
+    for graph in graphs:
+        assert state["draws"].get(graph), (graph, state["draws"])
+    (pushed,) = page.evaluate("window.pushed")
+    assert pushed - start >= heatmaps_drawn and "h=4" in page.url
     context.close()
 
 

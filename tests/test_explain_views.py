@@ -9,7 +9,7 @@ from dashboard.explorer import clinic_gates, drilldown, example, forms, forward,
 from dashboard.explorer.worked import WORKED_CELL
 from dashboard.figures import Display
 from dashboard.state import Setting
-from tests.dash_requests import cell, example_views, worked
+from tests.dash_requests import cell, example_views, model, worked
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 from tests.util import decode, fire, from_html, texts
 
@@ -28,7 +28,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
-    panel = from_html(fire(drilldown.update_drilldown, worked(h, seed, **SEED_MODEL), cell(head, r, j)))
+    panel = from_html(fire(drilldown.update_drilldown, model(h, seed, **SEED_MODEL), cell(head, r, j)))
     coordinates = table_rows(panel, "The logit")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
@@ -50,7 +50,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
 ])
 def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
-    panel = from_html(fire(drilldown.update_drilldown, worked(4, 0, **SEED_MODEL), cell(head, query, key)))
+    panel = from_html(fire(drilldown.update_drilldown, model(4, 0, **SEED_MODEL), cell(head, query, key)))
     assert panel.role == "alert" and fragment in panel.children
 
 
@@ -138,7 +138,7 @@ def test_summary_table_reads_the_heads():
 
     X, *W = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, *W, 4)
-    table = from_html(summary.update_summary(worked(4, 0, **SEED_MODEL)))
+    table = from_html(summary.update_summary(model(4, 0, **SEED_MODEL)))
     caption = texts(table.children[0])[0]
     entropy = [-(A[i] * np.log2(A[i])).sum(-1).mean() for i in range(4)]
     sharpest = int(np.argmin(entropy))
@@ -147,4 +147,4 @@ def test_summary_table_reads_the_heads():
     assert [float(r[1]) for r in rows] == pytest.approx(np.round(entropy, 2), abs=1e-9)
     assert [float(r[2]) for r in rows] == pytest.approx(np.round(A.max(axis=(1, 2)), 3), abs=1e-9)
     with pytest.raises(PreventUpdate):
-        summary.update_summary(worked(3, 0, **SEED_MODEL))
+        summary.update_summary(model(3, 0, **SEED_MODEL))

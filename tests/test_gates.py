@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from dash import Patch, no_update
+from dash import Input, Output, Patch, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, trainer
@@ -26,6 +26,7 @@ from tests.dash_requests import (
     click_on_cell,
     example_views,
     gated_callbacks,
+    model,
     worked,
 )
 from tests.util import decode, fire, from_html, patch_assignments
@@ -58,6 +59,32 @@ def test_every_gate_is_read_by_a_callback():
     read = {d.component_id for _, _, inputs, _ in gated_callbacks() for d in inputs} & set(GATE_BY_ID)
     assert read == {g.id for g in GATES} and len(GATES) == len(GATE_BY_ID)
     assert len(list(forgeries())) > 150
+
+
+def test_gates_share_a_callback_only_with_gates_that_wait_for_the_same_callbacks():
+    """Dash runs a callback only after every callback of the change that writes one of its inputs (gate.wire): a
+    gates callback reads what other callbacks write only where each of its gates reads it, so no gate waits for a
+    callback it does not read (the worked example's for the head buttons a change of h resets on another tab)."""
+    from dashboard.explorer import header
+    from dashboard.explorer.gate import inputs
+    from dashboard.explorer.wiring import CALLBACKS
+
+    groups = [deps for name, deps, _ in CALLBACKS.client if name == "gates"]
+    others = [deps for deps, _, _ in CALLBACKS.server] + [deps for name, deps, _ in CALLBACKS.client
+                                                           if name not in ("gates", "readUrl")]
+    written = {(d.component_id, d.component_property) for deps in others for d in deps if isinstance(d, Output)}
+    written |= header.CALLBACKS.written()
+    assert ("eq-head", "value") in written and ("sel-head", "value") in written
+    callback_of = {}
+    for k, deps in enumerate(groups):
+        gates = [GATE_BY_ID[d.component_id] for d in deps if isinstance(d, Output)]
+        read = {(d.component_id, d.component_property) for d in deps if isinstance(d, Input)}
+        for g in gates:
+            assert set(inputs(g)) <= read and read & written == set(inputs(g)) & written, g.id
+            callback_of[g.id] = k
+    assert sorted(callback_of) == sorted(GATE_BY_ID) and len(groups) < len(GATES)
+    same = [callback_of[f"gate-{name}"] for name in ("example", "forms", "blocks", "influence", "mixing")]
+    assert len(set(same)) == 1 and callback_of["gate-equivariance"] not in same
 
 
 def test_a_gate_reads_as_its_start_values_until_it_first_passes():
@@ -138,7 +165,7 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert forms_fig is no_update and forms_text is no_update
     assert outline_of(logits) == [shape]
     # the drill-down is the click's answer
-    panel = from_html(fire(drilldown.update_drilldown, W, C, changed=[WORKED_CELL]))
+    panel = from_html(fire(drilldown.update_drilldown, model(8, 0), C, changed=[WORKED_CELL]))
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn

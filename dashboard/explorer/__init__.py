@@ -36,7 +36,7 @@ def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
+           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP, "cube": example.CUBE}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
             "modelTabs": list(model_bar.TABS),
             "gates": gate.client_config(), "headOptions": head_options_config(),
@@ -52,10 +52,16 @@ clientside_callback("showTab", Output(model_bar.MODEL_BAR, "hidden"),
                     *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
                     State(CONFIG, "data"))
 
+# Every gate's callback, grouped by the callbacks it waits for. The URL's reader is not one of them: it writes
+# every control, but only as the page loads and on back and forward, when every gate waits for it anyway.
+gate.wire(CALLBACKS.written() | header.CALLBACKS.written())
+
 # The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view,
-# and back and forward work. A missing or bad parameter means the default.
-clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value") for p in URL_PARAMS],
-                    Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
+# and back and forward work. A missing or bad parameter means the default. The reader sets the controls from the
+# URL; the writer, which has no output, so that no gate waits for it, writes a change to the URL.
+clientside_callback("readUrl", *[Output(p["id"], "value") for p in URL_PARAMS], Input(URL, "search"),
+                    State(CONFIG, "data"))
+clientside_callback("writeUrl", *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
 
 
 def layout() -> html.Div:

@@ -20,7 +20,7 @@ from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
 from .ui import alert, cell_inputs, live_html, to_html
 from .wiring import callback
-from .worked import WORKED, WORKED_CELL
+from .worked import WORKED_CELL, WORKED_TEXT
 
 DRILLDOWN = "drilldown"
 URL_PARAMS = [
@@ -42,9 +42,9 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "html"), WORKED.input, WORKED_CELL.input, prevent_initial_call=True)
+@callback(Output(DRILLDOWN, "html"), WORKED_TEXT.input, WORKED_CELL.input, prevent_initial_call=True)
 def update_drilldown(controls, cell):
-    s = WORKED.read(controls).setting
+    s = WORKED_TEXT.read(controls).setting
     selected, message = limits.cell(*WORKED_CELL.read(cell).cell, s.h, s.n)
     if selected is None:
         return to_html(alert(message))

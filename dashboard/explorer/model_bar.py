@@ -23,7 +23,7 @@ TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar
 DEFAULT_SETTING = Setting(limits.DEFAULT_HEADS, limits.DEFAULT_SEED)
 # The layout holds the default setting's sentence, the page's largest text, so a load paints it with the page
 # rather than a round trip later; the gate passes only a setting that differs from it.
-SCALE_GATE = gate("model-bar", TABS, {"setting": replace(SETTING, start=DEFAULT_SETTING._asdict())})
+SCALE_GATE = gate("model-bar", TABS, {"setting": replace(SETTING, start=DEFAULT_SETTING._asdict())}, after=True)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),

@@ -12,7 +12,7 @@ from ..i18n import _, ngettext
 from ..state import model
 from .ui import StaticHtml, to_html
 from .wiring import callback
-from .worked import WORKED
+from .worked import WORKED_TEXT
 
 SUMMARY = "head-summary"
 
@@ -21,9 +21,9 @@ def layout() -> StaticHtml:
     return StaticHtml(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "html"), WORKED.input, prevent_initial_call=True)
+@callback(Output(SUMMARY, "html"), WORKED_TEXT.input, prevent_initial_call=True)
 def update_summary(controls):
-    s = WORKED.read(controls).setting
+    s = WORKED_TEXT.read(controls).setting
     ex, r = model(s)
     return to_html(summary_table(explain.head_summaries(r.A, ex.cluster), s.n))
 
