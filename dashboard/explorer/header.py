@@ -105,6 +105,4 @@ CALLBACKS.clientside_callback("classLink", Output(CLASS_LINK, "children"), Input
 CALLBACKS.clientside_callback("seedCheck", Output(SEED, "invalid"), Output(SEED_MESSAGE, "children"),
                               Input(SEED, "value"), State(SEED, "min"), State(SEED, "max"), State(SEED, "id"),
                               State(SEED_MESSAGE, "id"))
-# Enter or leaving the box applies the typed seed at once: dbc.Input's debounce would wait its 500 ms for those too.
-CALLBACKS.clientside_callback("seedNow", Output(SEED, "value", allow_duplicate=True), Input(SEED, "n_submit"),
-                              Input(SEED, "n_blur"), State(SEED, "id"), State(SEED, "value"), prevent_initial_call=True)
+# Enter or leaving the box applies the typed seed at once (assets/header.js, applySeed).
