@@ -96,11 +96,16 @@
     return frames.sort((a, b) => distance(a) - distance(b))[0] || null;
   }
 
-  // The controls' values the URL holds, by key, as writeUrl last saw them: the URL itself may lag behind them
-  // until the figure looked at has drawn.
-  let state = {};
+  let state = {};  // the controls' values the URL holds, by key, as writeUrl last saw them
   let ownSearch = null;  // the URL writeUrl set last, until readUrl sees it come back
-  const current = (key) => state[key];
+
+  // A piece of state by its URL key, read by the URL's rule (a bad value, a head typed out of range, reads as the
+  // default, as in a link). Not from the URL: it may lag behind until the figure looked at has drawn.
+  function current(config, key) {
+    const param = config.url.find((p) => p.key === key);
+    const text = rules().writeParam(param, state[key]);
+    return rules().readParam(new URLSearchParams(text == null ? "" : { [key]: text }), param);
+  }
 
   // The URL for `values` (the controls', in config.url's order), from the URL `search`.
   function urlFor(search, values, config) {
@@ -124,17 +129,17 @@
     const typing = event.target.closest("input, textarea, select, [contenteditable]");
     if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
     const ids = config.presenter;
-    const h = current("h");
+    const h = current(config, "h");
     if (["1", "2", "4", "8"].includes(event.key)) {
       window.dash_clientside.set_props(ids.heads, { value: Number(event.key) });
     } else if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
       const by = event.key === "ArrowRight" ? 1 : -1;
-      if (current("tab") === "learning") {
+      if (current(config, "tab") === "learning") {
         const { every, last } = config.steps;
-        const step = Math.min(last, Math.max(0, current("step") + by * every));
+        const step = Math.min(last, Math.max(0, current(config, "step") + by * every));
         window.dash_clientside.set_props(config.ids.step, { value: step });
       } else {
-        const head = ((current("head") - 1 + by + h) % h) + 1;  // 1..h, round the ends
+        const head = ((current(config, "head") - 1 + by + h) % h) + 1;  // 1..h, round the ends
         window.dash_clientside.set_props(ids.head, { value: head });
       }
     } else if (event.key === "p" || event.key === "P") {

@@ -70,7 +70,8 @@ def test_p_presents_the_figure_in_the_middle_alone_and_esc_leaves(page):
     page.keyboard.press("Escape")
     wait_until(page, "() => !document.querySelector('.presented')"
                      " && !document.documentElement.classList.contains('lecture')")
-    assert "lecture" not in page.url
+    # the URL follows once the figure looked at has drawn again
+    wait_until(page, "() => !new URLSearchParams(location.search).has('lecture')")
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     own = example.attention_heatmaps(A, figures.DESKTOP)["layout"]["height"]
     wait_until(page, f"() => ({HEAT_TRACES})() === 8 && {PLOT_HEIGHT} === {own}")
