@@ -214,10 +214,12 @@
         return state;
       },
 
-      // Head buttons follow h, with the options Python built (config.headOptions). A chosen head that no
-      // longer exists falls back to the first button.
-      headOptions: function (h, chosen, config) {
+      // Head buttons follow h, with the options Python built (config.headOptions), while their tab is shown, and
+      // as it is shown: buttons on a hidden tab add nothing for Dash to render to a change of h. A chosen head
+      // that no longer exists falls back to the first button.
+      headOptions: function (h, tab, chosen, config) {
         const id = window.dash_clientside.callback_context.outputs_list[0].id;
+        if (!document.getElementById(id)?.closest("#" + config.ids.section + tab)) return [no(), no()];
         const kind = config.ids.headButtonsWithAll.includes(id) ? "withAll" : "heads";
         const options = config.headOptions[kind][config.heads.includes(h) ? h : 1];
         return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];

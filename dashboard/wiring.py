@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from dash import ClientsideFunction, Output, State, dcc
+from dash import ClientsideFunction, State, dcc
 from dash.exceptions import PreventUpdate
 
 from . import i18n
@@ -60,10 +60,9 @@ class Callbacks:
         """A callback that runs in the browser: window.dash_clientside[namespace][function_name]."""
         self.client.append((function_name, dependencies, kwargs))
 
-    def written(self) -> set[tuple[str, str]]:
-        """Every (component id, property) one of these callbacks writes."""
-        dependencies = [d for d, _, _ in self.server] + [d for _, d, _ in self.client]
-        return {(d.component_id, d.component_property) for ds in dependencies for d in ds if isinstance(d, Output)}
+    def dependencies(self) -> list[tuple]:
+        """Each callback's Outputs, Inputs and States, as recorded so far."""
+        return [d for d, _, _ in self.server] + [d for _, d, _ in self.client]
 
     def wire(self, app) -> None:
         for dependencies, kwargs, function in self.server:

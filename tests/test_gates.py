@@ -61,10 +61,11 @@ def test_every_gate_is_read_by_a_callback():
     assert len(list(forgeries())) > 150
 
 
-def test_gates_share_a_callback_only_with_gates_that_wait_for_the_same_callbacks():
-    """Dash runs a callback only after every callback of the change that writes one of its inputs (gate.wire): a
-    gates callback reads what other callbacks write only where each of its gates reads it, so no gate waits for a
-    callback it does not read (the worked example's for the head buttons a change of h resets on another tab)."""
+def test_gates_share_one_callback_but_those_that_read_what_the_change_itself_rewrites():
+    """Dash runs a callback only after every callback of the same change that writes one of its inputs (gate.wire).
+    An input written by a callback that a control or a gate starts (the equivariance tab's head buttons follow h,
+    its token order the size, the learning lab's runs its request) is read by every gate of each callback that
+    reads it, so no other gate waits for that callback; every other gate shares one callback."""
     from dashboard.explorer import header
     from dashboard.explorer.gate import inputs
     from dashboard.explorer.wiring import CALLBACKS
@@ -72,19 +73,21 @@ def test_gates_share_a_callback_only_with_gates_that_wait_for_the_same_callbacks
     groups = [deps for name, deps, _ in CALLBACKS.client if name == "gates"]
     others = [deps for deps, _, _ in CALLBACKS.server] + [deps for name, deps, _ in CALLBACKS.client
                                                            if name not in ("gates", "readUrl")]
-    written = {(d.component_id, d.component_property) for deps in others for d in deps if isinstance(d, Output)}
-    written |= header.CALLBACKS.written()
-    assert ("eq-head", "value") in written and ("sel-head", "value") in written
+    starts = {pair for g in GATES for pair in inputs(g)} | {("tab", "value")} | {(g.id, "data") for g in GATES}
+    pairs = lambda deps, kind: {(d.component_id, d.component_property) for d in deps if isinstance(d, kind)}  # noqa: E731
+    held = {pair for deps in others + header.CALLBACKS.dependencies() if pairs(deps, Input) & starts
+            for pair in pairs(deps, Output)}
+    assert {("eq-head", "value"), ("perm", "value"), ("learn-ready", "data")} <= held
+    assert not held & {("sel-head", "value"), ("display", "data"), ("clinic-mystery", "value")}
     callback_of = {}
     for k, deps in enumerate(groups):
         gates = [GATE_BY_ID[d.component_id] for d in deps if isinstance(d, Output)]
-        read = {(d.component_id, d.component_property) for d in deps if isinstance(d, Input)}
         for g in gates:
-            assert set(inputs(g)) <= read and read & written == set(inputs(g)) & written, g.id
+            assert set(inputs(g)) <= pairs(deps, Input) and pairs(deps, Input) & held == set(inputs(g)) & held, g.id
             callback_of[g.id] = k
-    assert sorted(callback_of) == sorted(GATE_BY_ID) and len(groups) < len(GATES)
-    same = [callback_of[f"gate-{name}"] for name in ("example", "forms", "blocks", "influence", "mixing")]
-    assert len(set(same)) == 1 and callback_of["gate-equivariance"] not in same
+    assert sorted(callback_of) == sorted(GATE_BY_ID) and len(groups) == 3
+    shared = {callback_of[f"gate-{name}"] for name in ("example", "example-cell", "forms", "mixing", "clinic", "cube")}
+    assert len(shared) == 1 and callback_of["gate-equivariance"] not in shared
 
 
 def test_a_gate_reads_as_its_start_values_until_it_first_passes():

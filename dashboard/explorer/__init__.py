@@ -52,9 +52,8 @@ clientside_callback("showTab", Output(model_bar.MODEL_BAR, "hidden"),
                     *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
                     State(CONFIG, "data"))
 
-# Every gate's callback, grouped by the callbacks it waits for. The URL's reader is not one of them: it writes
-# every control, but only as the page loads and on back and forward, when every gate waits for it anyway.
-gate.wire(CALLBACKS.written() | header.CALLBACKS.written())
+# The gates' callbacks, grouped by the callbacks they wait for (before the URL's reader, which is not one of those).
+gate.wire(CALLBACKS.dependencies() + header.CALLBACKS.dependencies())
 
 # The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view,
 # and back and forward work. A missing or bad parameter means the default. The reader sets the controls from the

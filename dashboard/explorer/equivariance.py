@@ -13,7 +13,7 @@ from ..i18n import _
 from ..state import model
 from ..urls import url_param
 from .gate import DISPLAYED, SETTING, field, gate
-from .ids import CONFIG, HEADS, SIZE, section_id
+from .ids import CONFIG, HEADS, SIZE, TAB, section_id
 from .ui import TabSection, graph, head_buttons, text_beside_view
 from .wiring import callback, clientside_callback
 
@@ -108,9 +108,9 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
     )
 
 
-# The head buttons follow h; a chosen head that no longer exists falls back to head 1.
+# The head buttons follow h while their tab is shown; a chosen head that no longer exists falls back to head 1.
 clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
-                    Input(HEADS, "value"), State(EQ_HEAD, "value"), State(CONFIG, "data"))
+                    Input(HEADS, "value"), Input(TAB, "value"), State(EQ_HEAD, "value"), State(CONFIG, "data"))
 
 @callback(Output(PERM, "value", allow_duplicate=True), Output(EQ_IDENTITY, "data"), Input(SIZE, "value"),
           State(PERM, "value"), prevent_initial_call=True)
