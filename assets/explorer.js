@@ -124,6 +124,13 @@
     return "?" + q.toString();
   }
 
+  // A head chooser's options for h heads and its value: the chosen head, or the first button if h has no such head.
+  function headButtons(id, h, chosen, config) {
+    const kind = config.ids.headButtonsWithAll.includes(id) ? "withAll" : "heads";
+    const options = config.headOptions[kind][config.heads.includes(h) ? h : 1];
+    return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];
+  }
+
   // The keys a lecturer drives the page with; the page lists them (presenter.SHORTCUTS).
   function onKey(event, config) {
     const typing = event.target.closest("input, textarea, select, [contenteditable]");
@@ -220,9 +227,13 @@
       headOptions: function (h, tab, chosen, config) {
         const id = window.dash_clientside.callback_context.outputs_list[0].id;
         if (!document.getElementById(id)?.closest("#" + config.ids.section + tab)) return [no(), no()];
-        const kind = config.ids.headButtonsWithAll.includes(id) ? "withAll" : "heads";
-        const options = config.headOptions[kind][config.heads.includes(h) ? h : 1];
-        return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];
+        return headButtons(id, h, chosen, config);
+      },
+
+      // The cube's head buttons follow the h its gate passes, so they change with the cube's figure.
+      cubeHeadOptions: function (drawn, chosen, config) {
+        const id = window.dash_clientside.callback_context.outputs_list[0].id;
+        return drawn ? headButtons(id, drawn.h, chosen, config) : [no(), no()];
       },
 
       // Bring one plane of the cube forward: the page restyles the planes' opacities, as Plotly.restyle does, with

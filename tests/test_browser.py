@@ -104,9 +104,15 @@ def test_head_button_brings_that_head_forward(page):
     wait_heads(page, "cube", example.PLANE, 8)
     focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(8, 0)), 2)]
     assert page.evaluate(PLANE_OPACITIES) == focused
-    page.locator("#cube-focus label", has_text="all").click()
-    wait_until(page, "() => document.querySelector('#cube .js-plotly-plot')._fullData[0].opacity"
-                     f" === {figures.PLANE_OPACITY}")
+    page.locator("#cube-focus label", has_text="head 6").click()
+    wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
+                     " return d[5].opacity > d[0].opacity; }")
+    choose(page, "heads", "2")  # the buttons follow the cube's h; head 6 is gone: every plane comes forward
+    wait_heads(page, "cube", example.PLANE, 2)
+    wait_until(page, "() => [...document.querySelectorAll('#cube-focus label')].map(l => l.textContent).join('|')"
+                     " === 'all|head 1|head 2'")
+    assert page.locator("#cube-focus input:checked").input_value() == "0"
+    assert page.evaluate(PLANE_OPACITIES) == [figures.PLANE_OPACITY] * 2
 
 
 def test_cube_camera_survives_a_change_of_heads(page):

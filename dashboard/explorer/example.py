@@ -14,7 +14,7 @@ from ..i18n import _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .gate import DISPLAYED, SETTING, field, gate
-from .ids import CONFIG, HEADS, HEATMAPS, SEED, SIZE, TAB, WEIGHTS, section_id
+from .ids import CONFIG, HEATMAPS, SEED, SIZE, WEIGHTS, section_id
 from .ui import TabSection, graph, head_buttons, markdown, text_beside_view
 from .wiring import callback, clientside_callback
 from .worked import WORKED, WORKED_CELL
@@ -147,9 +147,10 @@ def worked_text(s: Setting) -> str:
 selection.clickable(HEATMAPS)
 selection.clickable(CUBE)
 
-# The head buttons follow h while their tab is shown; a chosen head that no longer exists falls back to 'all'.
-clientside_callback("headOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"),
-                    Input(HEADS, "value"), Input(TAB, "value"), State(CUBE_FOCUS, "value"), State(CONFIG, "data"))
+# The head buttons follow the h the cube is drawn for (its gate's), so they come with its figure, after the figure
+# looked at; a chosen head that no longer exists falls back to 'all'.
+clientside_callback("cubeHeadOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"), CUBE_GATE.input,
+                    State(CUBE_FOCUS, "value"), State(CONFIG, "data"), prevent_initial_call=True)
 
 # Bring one plane forward by restyling the planes' opacities in the browser: no round trip, and the camera stays.
 clientside_callback("focusHead", Input(CUBE_FOCUS, "value"), State(CONFIG, "data"), prevent_initial_call=True)
