@@ -65,15 +65,21 @@
   // passes text beside the figures (`after`), it passes once the graph looked at has drawn (afterLookedAt), so a
   // WebGL cube or a table never delays the figure looked at, nor waits for its paint. Else it waits.
   function release(id) {
-    const { watch, after } = gates[id];
+    const { watch } = gates[id];
     if (!(id in waiting) || (watch.length && !watch.some((graph) => near.includes(graph)))) return;
-    if ((!watch.length || watch.includes(lookedAt())) && !after) {
+    if (passesNow(id)) {
       window.dash_clientside.set_props(id, { data: pass(id) });
     } else {
       afterLookedAt(id, () => {
         if (id in waiting && (!watch.length || watch.some(isNear))) window.dash_clientside.set_props(id, { data: pass(id) });
       });
     }
+  }
+
+  // Whether a gate passes without waiting for the graph looked at: it watches nothing or that graph, and is no text.
+  function passesNow(id) {
+    const { watch, after } = gates[id];
+    return (!watch.length || watch.includes(lookedAt())) && !after;
   }
 
   // Runs `go` once the graph looked at has drawn the figure on its way, at the next frame if it has none on the
@@ -121,7 +127,7 @@
     const start = startHidden.has(id) ? null : gates[id].start;
     if (JSON.stringify(named) === (sent[id] ?? JSON.stringify(passed ?? start))) return null;
     waiting[id] = named;
-    if ((!watch.length || watch.includes(lookedAt())) && !gates[id].after) return pass(id);
+    if (passesNow(id)) return pass(id);
     release(id);
     return null;
   }

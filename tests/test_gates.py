@@ -67,16 +67,14 @@ def test_gates_share_one_callback_but_those_that_read_what_the_change_itself_rew
     its token order the size, the learning lab's runs its request) is read by every gate of each callback that
     reads it, so no other gate waits for that callback; every other gate shares one callback."""
     from dashboard.explorer import header
-    from dashboard.explorer.gate import inputs
+    from dashboard.explorer.gate import held_inputs, inputs
     from dashboard.explorer.wiring import CALLBACKS
 
     groups = [deps for name, deps, _ in CALLBACKS.client if name == "gates"]
     others = [deps for deps, _, _ in CALLBACKS.server] + [deps for name, deps, _ in CALLBACKS.client
                                                            if name not in ("gates", "readUrl")]
-    starts = {pair for g in GATES for pair in inputs(g)} | {("tab", "value")} | {(g.id, "data") for g in GATES}
     pairs = lambda deps, kind: {(d.component_id, d.component_property) for d in deps if isinstance(d, kind)}  # noqa: E731
-    held = {pair for deps in others + header.CALLBACKS.dependencies() if pairs(deps, Input) & starts
-            for pair in pairs(deps, Output)}
+    held = held_inputs(others + header.CALLBACKS.dependencies())
     assert {("eq-head", "value"), ("perm", "value"), ("learn-ready", "data")} <= held
     assert not held & {("sel-head", "value"), ("display", "data"), ("clinic-mystery", "value")}
     callback_of = {}

@@ -177,11 +177,7 @@ def wire(others: list[tuple]) -> None:
     that read the same, so no other gate waits for those callbacks (nor closes a loop through the learning lab's).
     Dash's renderer spends time on each callback of a change, more the more there are at once: three callbacks for
     28 gates, not one a gate, bring a change of h to its first request in about 35 ms, not 100."""
-    starts = {pair for g in GATES for pair in inputs(g)} | {(TAB, "value")} | {(g.id, "data") for g in GATES}
-    held = set()
-    for dependencies in others:
-        if any(isinstance(d, Input) and (d.component_id, d.component_property) in starts for d in dependencies):
-            held |= {(d.component_id, d.component_property) for d in dependencies if isinstance(d, Output)}
+    held = held_inputs(others)
     groups: dict[frozenset, list[Gate]] = {}
     for g in GATES:
         groups.setdefault(frozenset(inputs(g)) & held, []).append(g)
@@ -190,6 +186,16 @@ def wire(others: list[tuple]) -> None:
         clientside_callback("gates", *[Output(g.id, "data") for g in members], Input(TAB, "value"),
                             *[Input(component, prop) for component, prop in read],
                             *[State(g.id, "data") for g in members], State(CONFIG, "data"))
+
+
+def held_inputs(others: list[tuple]) -> set[tuple[str, str]]:
+    """What the callbacks `others` write when a control or a gate starts them: (component, property) pairs."""
+    starts = {pair for g in GATES for pair in inputs(g)} | {(TAB, "value")} | {(g.id, "data") for g in GATES}
+    held = set()
+    for dependencies in others:
+        if any(isinstance(d, Input) and (d.component_id, d.component_property) in starts for d in dependencies):
+            held |= {(d.component_id, d.component_property) for d in dependencies if isinstance(d, Output)}
+    return held
 
 
 def inputs(g: Gate) -> list[tuple[str, str]]:
