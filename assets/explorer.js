@@ -221,13 +221,12 @@
         return state;
       },
 
-      // Head buttons follow h, with the options Python built (config.headOptions), while their tab is shown, and
-      // as it is shown: buttons on a hidden tab add nothing for Dash to render to a change of h. A chosen head
+      // Head buttons follow h, with the options Python built (config.headOptions), while their tab (`section`) is
+      // shown, and as it is shown: buttons on a hidden tab add nothing for Dash to render to a change of h. A chosen head
       // that no longer exists falls back to the first button.
-      headOptions: function (h, tab, chosen, config) {
-        const id = window.dash_clientside.callback_context.outputs_list[0].id;
-        if (!document.getElementById(id)?.closest("#" + config.ids.section + tab)) return [no(), no()];
-        return headButtons(id, h, chosen, config);
+      headOptions: function (h, tab, section, chosen, config) {
+        if (section !== config.ids.section + tab) return [no(), no()];  // not from the DOM: at load it is not there yet
+        return headButtons(window.dash_clientside.callback_context.outputs_list[0].id, h, chosen, config);
       },
 
       // The cube's head buttons follow the h its gate passes, so they change with the cube's figure.

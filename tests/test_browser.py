@@ -184,6 +184,17 @@ def test_a_tabs_own_state_survives_a_visit_to_another_tab(page):
     page.wait_for_selector("#eq-check .eq-verdict.breaks")
 
 
+def test_a_link_to_the_equivariance_tab_shows_a_head_button_for_each_head(page):
+    """The head buttons of a hidden tab follow h as their tab is shown, a link's first load included."""
+    page.goto(page.base + "/?tab=equivariance&h=8")
+    wait_until(page, "() => document.querySelectorAll('#eq-head label').length === 8")
+    page.locator("#tab label", has_text="Worked example").click()
+    choose(page, "heads", "2")
+    page.locator("#tab label", has_text="Equivariance").click()
+    wait_until(page, "() => [...document.querySelectorAll('#eq-head label')].map(l => l.textContent).join('|')"
+                     " === 'head 1|head 2'")
+
+
 def test_learning_tab_trains_and_replays(page):
     from dashboard import trainer
     from dashboard.explorer import learning

@@ -110,7 +110,8 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
 
 # The head buttons follow h while their tab is shown; a chosen head that no longer exists falls back to head 1.
 clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
-                    Input(HEADS, "value"), Input(TAB, "value"), State(EQ_HEAD, "value"), State(CONFIG, "data"))
+                    Input(HEADS, "value"), Input(TAB, "value"), State(section_id("equivariance"), "id"),
+                    State(EQ_HEAD, "value"), State(CONFIG, "data"))
 
 @callback(Output(PERM, "value", allow_duplicate=True), Output(EQ_IDENTITY, "data"), Input(SIZE, "value"),
           State(PERM, "value"), prevent_initial_call=True)
