@@ -37,7 +37,8 @@ def test_clicking_a_cell_explains_that_weight(page):
     page.mouse.click(point["x"], point["y"])
     expected = f"A⁽³⁾[7, 3] = {weight(4, 2, 2, 7, 3):.3f}"
     wait_until(page, "(text) => document.querySelector('#drilldown .drill-summary').innerText.includes(text)", expected)
-    assert parse_qs(urlparse(page.url).query)["head"] == ["3"]
+    # the URL follows once the figure looked at has drawn the outline
+    wait_until(page, "() => new URLSearchParams(location.search).get('head') === '3'")
     assert parse_qs(urlparse(page.url).query)["query"] == ["7"] and parse_qs(urlparse(page.url).query)["key"] == ["3"]
     # the same cell is outlined on head 3's panel (the outline is its own callback: it may come a moment later)
     wait_until(page, """() => { const s = document.querySelector('#heatmaps .js-plotly-plot').layout.shapes;

@@ -40,6 +40,7 @@ def test_the_view_follows_the_selection_and_a_click_on_it(page):
     point = page.evaluate(CELL_CENTRE, ["influence", 1, 4, 6])
     page.mouse.click(point["x"], point["y"])
     wait_until(page, "(t) => document.getElementById('influence-text').innerText === t", sentence(4, 2, 2, 4))
+    wait_until(page, "() => new URLSearchParams(location.search).get('key') === '6'")  # after the outlines' draw
     query = parse_qs(urlparse(page.url).query)
     assert (query["head"], query["query"], query["key"]) == (["2"], ["4"], ["6"])  # the copy link carries it
     shapes = page.evaluate("() => document.querySelector('#influence .js-plotly-plot').layout.shapes")

@@ -36,7 +36,7 @@ def test_number_keys_choose_h_and_arrows_step_the_head(page):
     # the lecturer keeps looking at the heatmaps, which the taller figures above them push down the page
     wait_until(page, "() => document.querySelector('#heatmaps .js-plotly-plot')._fullData.length === 8",
                look_at="heatmaps")
-    assert "h=8" in page.url
+    wait_until(page, "() => location.search.includes('h=8')")  # the URL follows once they have drawn
     assert page.evaluate(SELECTED_HEAD) == "1"
     page.keyboard.press("ArrowRight")
     wait_until(page, "() => document.getElementById('sel-head').value === '2' && location.search.includes('head=2')")
