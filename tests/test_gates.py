@@ -15,7 +15,7 @@ from dashboard.state import Setting
 from dashboard.explorer import drilldown, example, forms, mixing, model_bar, selection
 from dashboard.explorer.gate import GATES, Cell
 from dashboard.explorer.model_bar import SCALE_GATE
-from dashboard.explorer.worked import WORKED, WORKED_CELL
+from dashboard.explorer.worked import WORKED, WORKED_CELL, WORKED_DRILL
 from tests.dash_requests import (
     GATE_BY_ID,
     arguments,
@@ -100,6 +100,20 @@ def test_a_gate_reads_as_its_start_values_until_it_first_passes():
         WORKED.read(None)
 
 
+def test_a_gate_with_start_values_is_read_only_beside_gates_that_never_pass_before_it():
+    """Until a gate first passes it reads as its start values: the layout's cell, not a link's. A callback that read
+    it beside a gate that can pass first (on another tab, with no graph near the screen, before the figure looked
+    at has drawn) would explain the layout's cell with the link's model (the drill-down did)."""
+    def passes_whenever(g, other):
+        near = not g.watch or (bool(other.watch) and set(other.watch) <= set(g.watch))
+        return set(other.tabs) <= set(g.tabs) and near and (other.after or not g.after)
+
+    for fn, _, inputs, _ in gated_callbacks():
+        gates = [GATE_BY_ID[d.component_id] for d in inputs if d.component_id in GATE_BY_ID]
+        for g in (g for g in gates if g.start):
+            assert all(passes_whenever(g, other) for other in gates), (fn.__name__, g.id)
+
+
 def test_a_gate_starts_as_the_layout_builds_its_inputs_and_the_model_bar_its_sentence():
     """A start value the layout does not hold would keep the page's first values from passing (or pass a repeat);
     the sentence the layout holds is the one the callback answers for the default setting, checked against the
@@ -157,7 +171,8 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     heatmaps, text = fire(example.update_heatmaps, W, C, changed=[WORKED_CELL])
     assert text is no_update
     # the blocks and the cube do not read the cell: a click sends them nothing
-    cell_readers = {fn for fn, _, inputs, _ in gated_callbacks() if WORKED_CELL.id in {d.component_id for d in inputs}}
+    cell_readers = {fn for fn, _, inputs, _ in gated_callbacks()
+                    if {WORKED_CELL.id, WORKED_DRILL.id} & {d.component_id for d in inputs}}
     assert cell_readers == {example.update_heatmaps, forms.update_forms, drilldown.update_drilldown}
     (shape,) = outline_of(heatmaps)
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
@@ -166,7 +181,7 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert forms_fig is no_update and forms_text is no_update
     assert outline_of(logits) == [shape]
     # the drill-down is the click's answer
-    panel = from_html(fire(drilldown.update_drilldown, model(8, 0), C, changed=[WORKED_CELL]))
+    panel = from_html(fire(drilldown.update_drilldown, {**model(8, 0), **C}))
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn
