@@ -16,7 +16,7 @@ from dashboard.explorer.gate import GATES, Gate
 from dashboard.explorer.ids import HEATMAPS, LEARN_READY
 from dashboard.explorer.model_bar import SCALE_GATE
 from dashboard.explorer.wiring import CALLBACKS
-from dashboard.explorer.worked import WORKED, WORKED_CELL, WORKED_DRILL, WORKED_TEXT
+from dashboard.explorer.worked import DRILL_CELL, WORKED, WORKED_CELL, WORKED_TEXT
 
 GATE_BY_ID = {g.id: g for g in GATES}
 
@@ -109,9 +109,9 @@ def summary_body(h=8, seed=3, **model_controls) -> dict:
     return gated([(summary.SUMMARY, "html")], [(WORKED_TEXT, model(h, seed, **model_controls))])
 
 
-def drilldown_body(h=8, seed=3, selected=(1, 0, 1), **model_controls) -> dict:
+def drilldown_body(h=8, seed=3, selected=(1, 0, 1), fired=(WORKED_TEXT,), **model_controls) -> dict:
     return gated([(drilldown.DRILLDOWN, "html")],
-                 [(WORKED_DRILL, {**model(h, seed, **model_controls), **cell(*selected)})])
+                 [(WORKED_TEXT, model(h, seed, **model_controls)), (DRILL_CELL, cell(*selected))], fired=list(fired))
 
 
 def scale_text_body(h=8, seed=3, **model_controls) -> dict:
@@ -227,7 +227,7 @@ def click_on_cell(h, seed, head, query, key, tab="example") -> list[dict]:
         return [mixing_body(h, seed, selected, fired=(mixing.MIXING_CELL, mixing.MIXING_QUERY))]
     return [heatmaps_body(h, seed, selected=selected, fired=(WORKED_CELL,)),
             forms_body(h, seed, selected, fired=(WORKED_CELL,)),
-            drilldown_body(h, seed, selected)]
+            drilldown_body(h, seed, selected, fired=(DRILL_CELL,))]
 
 
 def example_views(W: list, C: list, focus=0, changed=None) -> tuple:

@@ -44,8 +44,8 @@ def test_heatmaps_follow_scale_and_size(h, size, scale, tau, factor):
     A = attention(h, 3, size, expected_scale)
     assert A.shape == (h, 3 * size, 3 * size)
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-5, atol=1e-7)
-    panel = from_html(fire(drilldown.update_drilldown,
-                           {**controls(h, 3, size=size, scale=scale, tau=tau), **cell(h, 3 * size - 1, 0)}))
+    panel = from_html(fire(drilldown.update_drilldown, controls(h, 3, size=size, scale=scale, tau=tau),
+                           cell(h, 3 * size - 1, 0)))
     assert f"= {A[h - 1, 3 * size - 1, 0]:.3f}" in panel.children[0].children
     logits = fire(forms.update_forms, W, cell(1, 0, 1))[1]
     assert decode(logits["data"][0]["z"]).shape == (3 * size, 3 * size)

@@ -28,7 +28,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
-    panel = from_html(fire(drilldown.update_drilldown, {**model(h, seed, **SEED_MODEL), **cell(head, r, j)}))
+    panel = from_html(fire(drilldown.update_drilldown, model(h, seed, **SEED_MODEL), cell(head, r, j)))
     coordinates = table_rows(panel, "The logit")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
@@ -50,7 +50,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
 ])
 def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
-    panel = from_html(fire(drilldown.update_drilldown, {**model(4, 0, **SEED_MODEL), **cell(head, query, key)}))
+    panel = from_html(fire(drilldown.update_drilldown, model(4, 0, **SEED_MODEL), cell(head, query, key)))
     assert panel.role == "alert" and fragment in panel.children
 
 

@@ -15,7 +15,7 @@ from dashboard.state import Setting
 from dashboard.explorer import drilldown, example, forms, mixing, model_bar, selection
 from dashboard.explorer.gate import GATES, Cell
 from dashboard.explorer.model_bar import SCALE_GATE
-from dashboard.explorer.worked import WORKED, WORKED_CELL, WORKED_DRILL
+from dashboard.explorer.worked import DRILL_CELL, WORKED, WORKED_CELL
 from tests.dash_requests import (
     GATE_BY_ID,
     arguments,
@@ -172,7 +172,7 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert text is no_update
     # the blocks and the cube do not read the cell: a click sends them nothing
     cell_readers = {fn for fn, _, inputs, _ in gated_callbacks()
-                    if {WORKED_CELL.id, WORKED_DRILL.id} & {d.component_id for d in inputs}}
+                    if {WORKED_CELL.id, DRILL_CELL.id} & {d.component_id for d in inputs}}
     assert cell_readers == {example.update_heatmaps, forms.update_forms, drilldown.update_drilldown}
     (shape,) = outline_of(heatmaps)
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
@@ -181,7 +181,7 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert forms_fig is no_update and forms_text is no_update
     assert outline_of(logits) == [shape]
     # the drill-down is the click's answer
-    panel = from_html(fire(drilldown.update_drilldown, {**model(8, 0), **C}))
+    panel = from_html(fire(drilldown.update_drilldown, model(8, 0), C, changed=[DRILL_CELL]))
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a click on a head h no longer has (head 6 at h = 4): no outline, nothing redrawn

@@ -244,7 +244,7 @@ def test_the_drilldown_shows_the_path_from_weight_to_influence():
     _, A = seed_multi_head_attention(X, *W, h)
     v = X[j] @ W[2][:, 4:6]  # head 3 of 4: columns 4 and 5
     f = v @ W[3][4:6]  # the rows of W_O that read head 3
-    panel = from_html(fire(drilldown.update_drilldown, {**controls(h, seed, **SEED_MODEL), **cell(head, r, j)}))
+    panel = from_html(fire(drilldown.update_drilldown, controls(h, seed, **SEED_MODEL), cell(head, r, j)))
     rows = table_rows(panel, "What key")
     assert [row[0] for row in rows] == ["weight", "value", "into the output", "its length", "influence"]
     cells = {row[0]: row[2] for row in rows}

@@ -225,7 +225,7 @@ def test_drilldown_sentence(c):
         score = (X[r] @ W_Q[:, block]) @ (X[j] @ W_K[:, block])
         row = ref.logits[i, r] * c.softmax_scale  # the softmax's input
         rank = 1 + int((row > row[j]).sum())  # keys with a strictly larger scaled logit come first
-        panel = from_html(fire(drilldown.update_drilldown, {**model(**c.controls), **cell(i + 1, r, j)}))
+        panel = from_html(fire(drilldown.update_drilldown, model(**c.controls), cell(i + 1, r, j)))
         text = texts(panel)[0]
         check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale,
                              *([rank] if rank > 1 else []), r, c.n, 1, r, j, ref.A[i, r, j], 1, c.n, 1 / c.n])
@@ -291,7 +291,7 @@ def test_equivariance_verdict(c, perm, positions):
 def test_no_head_past_h(h):
     assert limits.head_index(h + 1, h) is None and limits.head_index(h, h) == h - 1
     assert limits.cell(h + 1, 0, 0, h, 12)[0] is None and limits.cell(h, 0, 0, h, 12)[0] == (h - 1, 0, 0)
-    panel = from_html(fire(drilldown.update_drilldown, {**model(h, 0), **cell(h + 1, 0, 1)}))
+    panel = from_html(fire(drilldown.update_drilldown, model(h, 0), cell(h + 1, 0, 1)))
     assert panel.role == "alert" and f"no head {h + 1}" in panel.children
     attention = equivariance.update_equivariance({**worked(h, 0), "perm": limits.DEFAULT_PERM, "positions": False,
                                                   "head": h + 1})[1]

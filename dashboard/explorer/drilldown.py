@@ -20,7 +20,7 @@ from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
 from .ui import alert, cell_inputs, live_html, to_html
 from .wiring import callback
-from .worked import WORKED_DRILL
+from .worked import DRILL_CELL, WORKED_TEXT
 
 DRILLDOWN = "drilldown"
 URL_PARAMS = [
@@ -42,11 +42,10 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "html"), WORKED_DRILL.input, prevent_initial_call=True)
-def update_drilldown(controls):
-    view = WORKED_DRILL.read(controls)
-    s = view.setting
-    selected, message = limits.cell(*view.cell, s.h, s.n)
+@callback(Output(DRILLDOWN, "html"), WORKED_TEXT.input, DRILL_CELL.input, prevent_initial_call=True)
+def update_drilldown(controls, cell):
+    s = WORKED_TEXT.read(controls).setting
+    selected, message = limits.cell(*DRILL_CELL.read(cell).cell, s.h, s.n)
     if selected is None:
         return to_html(alert(message))
     ex, result = model(s)
