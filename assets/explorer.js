@@ -176,6 +176,28 @@
     });
   }
 
+  // A head button brings its plane of the cube forward: the page restyles the planes' opacities, with no new
+  // figure through Dash (Plotly.react of a patched figure took half as long again), and the camera stays. A
+  // listener on the click that chooses a button, in the capture phase: on its label's click when the pointer
+  // chooses it (the button's own comes after React has handled the label's), on the button's when the keyboard's
+  // arrows do. A callback on the buttons' value ran one Dash dispatch later, and React sets the value on the
+  // button's click, so Dash's renderer did its work first. The figure Dash holds keeps the opacities the server drew, and
+  // dcc.Graph draws it again only when a new one comes, which the server builds with the chosen head forward
+  // (example.update_cube); when the buttons change with h, a chosen head that is gone is 'all' there too.
+  function focusPlanes(event) {
+    const button = event.target.matches("label") ? event.target.control : event.target;
+    const chooser = button && button.matches("input") && button.closest("[data-focuses]");
+    if (!chooser) return;
+    const gd = document.querySelector(`#${chooser.dataset.focuses} .js-plotly-plot`);
+    const planes = (gd?.data || []).map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
+    if (!planes.length) return;  // not drawn yet: its figure comes with the chosen head forward
+    const { on, off } = gd.layout.meta.opacity;
+    const opacity = rules().focusedPlanes(planes.length, Number(button.value)).map((forward) => (forward ? on : off));
+    if (planes.every((trace, k) => gd.data[trace].opacity === opacity[k])) return;  // chosen already (its label's click)
+    Plotly.restyle(gd, { opacity }, planes);
+  }
+  document.addEventListener("click", focusPlanes, true);
+
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     explorer: {
       init: init,
@@ -233,19 +255,6 @@
       cubeHeadOptions: function (drawn, chosen, config) {
         const id = window.dash_clientside.callback_context.outputs_list[0].id;
         return drawn ? headButtons(id, drawn.h, chosen, config) : [no(), no()];
-      },
-
-      // Bring one plane of the cube forward: the page restyles the planes' opacities, as Plotly.restyle does, with
-      // no new figure through Dash (Plotly.react of a patched figure took half as long again). The camera stays.
-      // The figure Dash holds keeps the opacities the server drew, and dcc.Graph draws it again only when a new
-      // one comes, which the server builds with the chosen head forward (example.update_cube).
-      focusHead: function (focus, config) {
-        const gd = document.querySelector(`#${config.ids.cube} .js-plotly-plot`);
-        const planes = (gd?.data || []).map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
-        if (!planes.length) return;  // not drawn yet: its figure comes with the chosen head forward
-        const opacity = gd.layout.meta.opacity;
-        const on = rules().focusedPlanes(planes.length, focus);
-        Plotly.restyle(gd, { opacity: on.map((forward) => (forward ? opacity.on : opacity.off)) }, planes);
       },
 
       // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.

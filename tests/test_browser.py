@@ -85,9 +85,14 @@ def test_head_button_brings_that_head_forward(page):
     callbacks = Callbacks(page)
     open_view(page)
     wait_heads(page, "cube", example.PLANE, 4)
+    page.evaluate(RECORDER)
+    page.evaluate("window.drawRecorder.arm()")
     page.locator("#cube-focus label", has_text="head 3").click()
     wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
                      " return d[2].opacity > d[0].opacity; }")
+    # once: the label's click restyles, and the button's own click that follows finds its head forward already
+    draws = settle(page, callbacks)["draws"]
+    assert list(draws) == ["cube"] and len(draws["cube"]) == 1, draws
     opacities = [t["opacity"] for t in page.evaluate(TRACES, "cube") if t["type"] == example.PLANE]
     on_server = example.focus_planes(example.cube_traces(core_attention(4, 0)), 2)  # what a change of h draws
     assert opacities == [t["opacity"] for t in on_server if t["type"] == example.PLANE]
@@ -97,7 +102,6 @@ def test_head_button_brings_that_head_forward(page):
     page.locator("#lecture").check()
     wait_until(page, "() => document.documentElement.classList.contains('lecture')")
     page.locator("#lecture").uncheck()
-    page.evaluate(RECORDER)
     settle(page, callbacks)  # every redraw those asked for is done
     assert page.evaluate(PLANE_OPACITIES) == opacities
     choose(page, "heads", "8")  # the server's new cube keeps head 3 forward
@@ -113,6 +117,21 @@ def test_head_button_brings_that_head_forward(page):
                      " === 'all|head 1|head 2'")
     assert page.locator("#cube-focus input:checked").input_value() == "0"
     assert page.evaluate(PLANE_OPACITIES) == [figures.PLANE_OPACITY] * 2
+
+
+def test_the_keyboards_arrows_bring_the_next_head_forward(page):
+    """The arrows move a radio group's choice, and the browser clicks the button they move to: the planes follow
+    as they follow a pointer's click on a label (explorer.js focusPlanes)."""
+    open_view(page)
+    wait_heads(page, "cube", example.PLANE, 4)
+    page.locator("#cube-focus input:checked").focus()  # 'all'
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
+                     " return d[1].opacity > d[0].opacity; }")
+    assert page.locator("#cube-focus input:checked").input_value() == "2"
+    focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(4, 0)), 1)]
+    assert page.evaluate(PLANE_OPACITIES) == focused and page.errors == []
 
 
 def test_cube_camera_survives_a_change_of_heads(page):

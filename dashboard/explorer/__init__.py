@@ -36,7 +36,7 @@ def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
     ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP, "cube": example.CUBE}
+           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
             "modelTabs": list(model_bar.TABS),
             "gates": gate.client_config(), "headOptions": head_options_config(),

@@ -4,7 +4,7 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 from __future__ import annotations
 
 import numpy as np
-from dash import Input, Output, Patch, State, html, no_update
+from dash import Output, Patch, State, html, no_update
 
 from .. import attention as core
 from .. import figures, limits
@@ -43,7 +43,7 @@ def layout() -> TabSection:
             influence.layout(),
             text_beside_view(
                 ["cube"],
-                [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True),
+                [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
                  graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
             ),
         ],
@@ -151,6 +151,3 @@ selection.clickable(CUBE)
 # looked at; a chosen head that no longer exists falls back to 'all'.
 clientside_callback("cubeHeadOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"), CUBE_GATE.input,
                     State(CUBE_FOCUS, "value"), State(CONFIG, "data"), prevent_initial_call=True)
-
-# Bring one plane forward by restyling the planes' opacities in the browser: no round trip, and the camera stays.
-clientside_callback("focusHead", Input(CUBE_FOCUS, "value"), State(CONFIG, "data"), prevent_initial_call=True)

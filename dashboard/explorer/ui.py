@@ -205,13 +205,14 @@ def head_options_config() -> dict:
     return {kind: {h: head_options(h, kind == "withAll") for h in HEAD_CHOICES} for kind in ("withAll", "heads")}
 
 
-def head_buttons(button_id: str, label: str, include_all: bool) -> html.Div:
-    """A radio group of buttons ['all',] 'head 1' … 'head h'; the browser sets the options to match h."""
+def head_buttons(button_id: str, label: str, include_all: bool, focuses: str | None = None) -> html.Div:
+    """A radio group of buttons ['all',] 'head 1' … 'head h'; the browser sets the options to match h. With
+    `focuses`, a graph's id, a button brings that graph's plane of its head forward (explorer.js focusPlanes)."""
     options = head_options(limits.DEFAULT_HEADS, include_all)
     return html.Div(
         [html.Span(label, className="me-2 small text-body-secondary"),
          dbc.RadioItems(id=button_id, options=options, value=options[0]["value"], inline=True,
                         className="btn-group flex-wrap", inputClassName="btn-check",
                         labelClassName="btn btn-sm btn-outline-primary", labelCheckedClassName="active")],
-        className="d-flex align-items-center flex-wrap gap-1 mb-2",
+        className="d-flex align-items-center flex-wrap gap-1 mb-2", **({"data-focuses": focuses} if focuses else {}),
     )

@@ -59,7 +59,7 @@ def cube_layout(display: Display = DESKTOP) -> dict:
 
 
 CELL_SEAM = 0.02  # half the gap between two cells' squares on the cube: a thin line of the page between them
-PLANE = "mesh3d"  # the cube's planes' trace type (assets/explorer.js focusHead and a11y.js look for it too)
+PLANE = "mesh3d"  # the cube's planes' trace type (assets/explorer.js focusPlanes and a11y.js look for it too)
 # The colour scale's own colours: no light or shade on a flat plane.
 UNLIT = {"ambient": 1.0, "diffuse": 0.0, "specular": 0.0, "roughness": 1.0, "fresnel": 0.0}
 
