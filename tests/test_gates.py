@@ -86,6 +86,9 @@ def test_gates_share_one_callback_but_those_that_read_what_the_change_itself_rew
     assert sorted(callback_of) == sorted(GATE_BY_ID) and len(groups) == 3
     shared = {callback_of[f"gate-{name}"] for name in ("example", "example-cell", "forms", "mixing", "clinic", "cube")}
     assert len(shared) == 1 and callback_of["gate-equivariance"] not in shared
+    # a click's answer is asked for before the outlines it would otherwise wait behind
+    outputs = [d.component_id for d in groups[shared.pop()] if isinstance(d, Output)]
+    assert outputs.index(DRILL_CELL.id) < outputs.index(WORKED_CELL.id)
 
 
 def test_a_gate_reads_as_its_start_values_until_it_first_passes():
