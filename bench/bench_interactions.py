@@ -283,6 +283,7 @@ def main():
                 context = browser.new_context(viewport={"width": 1440, "height": 900})
                 page = context.new_page()
                 page.on("pageerror", lambda e, name=name: print(f"   {name} page error: {e}"))
+                page.on("requestfailed", lambda r, name=name: print(f"   {name} request failed: {r.url} {r.failure}"))
                 first, repeat = page_bytes(page, url)
                 print(f"{name:>5}: first load {first / 1e6:.2f} MB, repeat load {repeat / 1e3:.0f} kB transferred")
                 pages[name] = (page, Callbacks(page), url)
