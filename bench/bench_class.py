@@ -5,7 +5,7 @@ Each student does what the browser does: loads the page (the page, its scripts a
 the callback list and the first updates), then, after 1-5 s of thought each time, changes h or the seed,
 switches tab, or presses "train" on a learning-tab seed and polls every 300 ms until the runs are ready.
 A change asks for every figure of the tab shown, as if the student had scrolled through all of it (the worst
-case: views/gate.py draws only what has come near the screen); a return to a tab whose controls did not
+case: explorer/gate.py draws only what has come near the screen); a return to a tab whose controls did not
 change asks for nothing, as in the browser.
 The page loads are spread over the first 10 s, as a class arriving. Half the slow clients never finish
 their headers, half never finish their bodies; each reconnects when the server drops it.

@@ -90,7 +90,7 @@ def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> 
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
     settle(page, callbacks, ready=lambda state: state["unplotted"] == 0)  # every graph's first draw is done
-    if interaction.scroll:  # the student has scrolled there: what is near it draws (views/gate.py)
+    if interaction.scroll:  # the student has scrolled there: what is near it draws (explorer/gate.py)
         page.locator(interaction.scroll).scroll_into_view_if_needed()
         settle(page, callbacks)
     interaction.act(page, lambda: page.evaluate("window.drawRecorder.arm()"))
