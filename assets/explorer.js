@@ -179,21 +179,24 @@
   // A head button brings its plane of the cube forward: the page restyles the planes' opacities, with no new
   // figure through Dash (Plotly.react of a patched figure took half as long again), and the camera stays. A
   // listener on the click that chooses a button, in the capture phase: on its label's click when the pointer
-  // chooses it (the button's own comes after React has handled the label's), on the button's when the keyboard's
-  // arrows do. A callback on the buttons' value ran one Dash dispatch later, and React sets the value on the
-  // button's click, so Dash's renderer did its work first. The figure Dash holds keeps the opacities the server drew, and
-  // dcc.Graph draws it again only when a new one comes, which the server builds with the chosen head forward
-  // (example.update_cube); when the buttons change with h, a chosen head that is gone is 'all' there too.
+  // chooses it (the button's own comes after React has handled the label's), on the button's when the
+  // keyboard's arrows do. A callback on the buttons' value ran one Dash dispatch later, and React sets the
+  // value on the button's click, so Dash's renderer did its work first. The figure Dash holds keeps the
+  // opacities the server drew, and dcc.Graph draws it again only when a new one comes, which the server builds
+  // with the chosen head forward (example.update_cube); when the buttons change with h, a chosen head that is
+  // gone is 'all' there too.
   function focusPlanes(event) {
-    const button = event.target.matches("label") ? event.target.control : event.target;
-    const chooser = button && button.matches("input") && button.closest("[data-focuses]");
+    const label = event.target.closest && event.target.closest("label");
+    const button = label ? label.control : event.target;
+    const chooser = button && !button.disabled && button.matches("input") && button.closest("[data-focuses]");
     if (!chooser) return;
     const gd = document.querySelector(`#${chooser.dataset.focuses} .js-plotly-plot`);
     const planes = (gd?.data || []).map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
     if (!planes.length) return;  // not drawn yet: its figure comes with the chosen head forward
     const { on, off } = gd.layout.meta.opacity;
     const opacity = rules().focusedPlanes(planes.length, Number(button.value)).map((forward) => (forward ? on : off));
-    if (planes.every((trace, k) => gd.data[trace].opacity === opacity[k])) return;  // chosen already (its label's click)
+    // chosen already: its label's click restyled, or the student clicked the chosen head again
+    if (planes.every((trace, k) => gd.data[trace].opacity === opacity[k])) return;
     Plotly.restyle(gd, { opacity }, planes);
   }
   document.addEventListener("click", focusPlanes, true);

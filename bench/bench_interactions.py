@@ -68,13 +68,15 @@ def tab(label: str) -> Callable:
     return choose("tab", label)  # a tab's label ends with its short name for phones: it starts with `label`
 
 
+HEAD_3 = "#cube-focus label:text-is('head 3')"
+CUBE_BUTTON = Interaction("cube head button", "?h=4", click(HEAD_3), scroll="#cube")
 INTERACTIONS = [
     Interaction("h 2 → 8", "?h=2", choose("heads", "8"), floor=True, scroll="#heatmaps"),
     Interaction("h 4 → 8", "?h=4", choose("heads", "8"), floor=True, scroll="#heatmaps"),
     Interaction("h 8 → 2", "?h=8", choose("heads", "2"), floor=True, scroll="#heatmaps"),
     Interaction("seed 0 → 5", "?h=4", choose("seed", "5"), floor=True, scroll="#heatmaps"),
     Interaction("h 1 → 8, page top", "?h=1", choose("heads", "8"), floor=True),
-    Interaction("cube head button", "?h=4", click("#cube-focus label:text-is('head 3')"), scroll="#cube"),
+    CUBE_BUTTON,
     Interaction("tab → single vs multi", "?h=4", tab("Single vs multi-head")),
     Interaction("tab → equivariance", "?h=4", tab("Equivariance")),
     Interaction("tab → learning", "?h=4", tab("Learning")),
@@ -83,16 +85,23 @@ INTERACTIONS = [
 ]
 FOCUS = "heatmaps"  # the figure the student looks at in the rows scrolled to it: its draw is reported apart
 
-def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> dict:
-    """Load the start state, let it settle, then time the interaction: {graph: [draw times in s]},
-    and under ANSWERED when the last callback's answer began to arrive (None if none was asked) and how many."""
-    page.goto(url + "/" + interaction.start)
+
+def load(page, callbacks: Callbacks, url: str, start: str, scroll: str) -> None:
+    """Load the state `start` (a URL's query), let every graph draw, then scroll to `scroll` (if any) and let
+    what is near it draw (explorer/gate.py)."""
+    page.goto(url + "/" + start)
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
     settle(page, callbacks, ready=lambda state: state["unplotted"] == 0)  # every graph's first draw is done
-    if interaction.scroll:  # the student has scrolled there: what is near it draws (explorer/gate.py)
-        page.locator(interaction.scroll).scroll_into_view_if_needed()
+    if scroll:
+        page.locator(scroll).scroll_into_view_if_needed()
         settle(page, callbacks)
+
+
+def run_once(page, callbacks: Callbacks, url: str, interaction: Interaction) -> dict:
+    """Load the start state, let it settle, then time the interaction: {graph: [draw times in s]},
+    and under ANSWERED when the last callback's answer began to arrive (None if none was asked) and how many."""
+    load(page, callbacks, url, interaction.start, interaction.scroll)
     interaction.act(page, lambda: page.evaluate("window.drawRecorder.arm()"))
     # every interaction here draws something: a change whose first request comes more than QUIET s after the
     # input must not end the run before it (it did for a typed seed), and one that draws nothing is a timeout
@@ -182,31 +191,34 @@ DIRECT_BUTTON = """() => {
   button.id = 'direct-restyle';
   button.textContent = 'restyle';
   button.style = 'position: fixed; top: 50%; left: 1rem; z-index: 10000';
+  const {on, off} = gd.layout.meta.opacity;  // the figure's, as the head buttons read them
   let forward = 0;
   button.addEventListener('click', () => {
     forward = forward === 1 ? 0 : 1;
-    Plotly.restyle(gd, {opacity: planes.map((_, k) => k === forward ? 0.85 : 0.08)}, planes);
+    Plotly.restyle(gd, {opacity: planes.map((_, k) => k === forward ? on : off)}, planes);
   });
   document.body.append(button);
 }"""
 
-# In the page: a restyle of the planes to the opacities they have, until Plotly has drawn it. The first restyle
-# after a load takes some 5 to 10 ms longer than the next, whichever button makes it.
-FIRST_RESTYLE = """() => new Promise(resolve => {
+# In the page: a restyle of the planes to the opacities they have, until Plotly has drawn it (null after TIMEOUT
+# s). The first restyle after a load takes some 5 to 10 ms longer than the next, whichever button makes it.
+FIRST_RESTYLE = """timeout => new Promise(resolve => {
+  setTimeout(() => resolve(null), timeout * 1000);
   const gd = document.querySelector('#cube .js-plotly-plot');
   const planes = gd.data.map((t, i) => t.type === 'mesh3d' ? i : -1).filter(i => i >= 0);
-  gd.once('plotly_afterplot', resolve);
+  gd.once('plotly_afterplot', () => resolve(true));
   Plotly.restyle(gd, {opacity: planes.map(i => gd.data[i].opacity)}, planes);
 })"""
 
-# In the page: the time from the next pointer going down until Plotly has drawn the cube (null after TIMEOUT s),
-# as a promise kept in the page. One clock for both buttons: the click is part of both.
+# In the page: the time from the next pointer going down until Plotly has drawn the cube (null after TIMEOUT s,
+# or for a draw before any pointer went down), as a promise kept in the page. One clock for both buttons: the
+# click is part of both.
 CLICK_TO_CUBE = """timeout => { window.clickToCube = new Promise(resolve => {
   setTimeout(() => resolve(null), timeout * 1000);
   let start = null;
   document.addEventListener('pointerdown', () => { start ??= performance.now(); }, {capture: true, once: true});
   document.querySelector('#cube .js-plotly-plot').once('plotly_afterplot',
-    () => resolve((performance.now() - start) / 1000));
+    () => resolve(start === null ? null : (performance.now() - start) / 1000));
 }); }"""
 
 
@@ -238,16 +250,11 @@ def cube_button(page, callbacks: Callbacks, url: str, direct_first: bool) -> tup
     """s from a click on a cube head button until the cube drew, and from a click on a button that restyles the
     same planes directly, in the same page, after one restyle that is neither's (FIRST_RESTYLE); the repeats
     take turns at which goes first."""
-    page.goto(url + "/?h=4")
-    page.wait_for_selector(".js-plotly-plot", state="attached")
-    page.evaluate(RECORDER)
-    settle(page, callbacks, ready=lambda state: state["unplotted"] == 0)
-    page.locator("#cube").scroll_into_view_if_needed()
-    settle(page, callbacks)
+    load(page, callbacks, url, CUBE_BUTTON.start, CUBE_BUTTON.scroll)
     page.evaluate(DIRECT_BUTTON)
-    page.evaluate(FIRST_RESTYLE)
+    answered(page.evaluate(FIRST_RESTYLE, TIMEOUT))
     settle(page, callbacks)
-    buttons = {"app": "#cube-focus label:text-is('head 3')", "direct": "#direct-restyle"}
+    buttons = {"app": HEAD_3, "direct": "#direct-restyle"}
     times = {}
     for name in ("direct", "app") if direct_first else ("app", "direct"):
         page.evaluate(CLICK_TO_CUBE, TIMEOUT)

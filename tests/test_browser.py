@@ -131,7 +131,14 @@ def test_the_keyboards_arrows_bring_the_next_head_forward(page):
                      " return d[1].opacity > d[0].opacity; }")
     assert page.locator("#cube-focus input:checked").input_value() == "2"
     focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(4, 0)), 1)]
-    assert page.evaluate(PLANE_OPACITIES) == focused and page.errors == []
+    assert page.evaluate(PLANE_OPACITIES) == focused
+    # the chosen head again: nothing to restyle, nothing drawn
+    callbacks = Callbacks(page)
+    page.evaluate(RECORDER)
+    page.evaluate("window.drawRecorder.arm()")
+    page.locator("#cube-focus label", has_text="head 2").click()
+    assert settle(page, callbacks, need_start=True)["draws"] == {} and page.evaluate(PLANE_OPACITIES) == focused
+    assert page.errors == []
 
 
 def test_cube_camera_survives_a_change_of_heads(page):

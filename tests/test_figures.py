@@ -76,7 +76,7 @@ def test_cube_focus_fades_the_other_heads():
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_cube_figure_lets_the_browser_focus_a_head_as_the_server_does(h):
     """The head buttons focus a plane in the browser from the figure alone (layout.meta, read by
-    assets/clientside.js); a change of h focuses it on the server (focus_planes). Both must agree."""
+    assets/explorer.js focusPlanes); a change of h focuses it on the server (focus_planes). Both must agree."""
     fig = {"data": example.cube_traces(attention(h).A), "layout": example.cube_layout()}
     go.Figure(fig)  # Plotly knows every attribute
     opacity = fig["layout"]["meta"]["opacity"]

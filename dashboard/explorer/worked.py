@@ -1,8 +1,8 @@
 """The worked example's shared gates: its heatmaps read the model and the display through one, the selected
-cell through another, so a click redraws no figure but the outlines. The text beside them passes once the figure
-looked at has drawn. The drill-down reads the cell through a fourth that waits for no grid: a click answers at
-once, and a link's cell is there from the first draw (the outlines' gate, until a grid comes near the screen,
-holds the layout's cell)."""
+cell through another, so a click redraws no figure but the outlines. The text beside them (the summary, the
+drill-down) reads the model through a third, which passes once the figure looked at has drawn, and the drill-down
+reads the cell through a fourth that waits for no grid: a click answers at once, and a link's cell is there from
+the first draw (the outlines' gate, until a grid comes near the screen, holds the layout's cell)."""
 
 from .gate import CELL, DISPLAYED, SETTING, gate
 from .ids import FORMS, HEATMAPS, INFLUENCE
