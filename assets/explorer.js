@@ -188,13 +188,26 @@
   function focusPlanes(event) {
     const label = event.target.closest && event.target.closest("label");
     const button = label ? label.control : event.target;
-    const chooser = button && !button.disabled && button.matches("input") && button.closest("[data-focuses]");
+    const chooser = button instanceof HTMLInputElement && !button.disabled && button.closest("[data-focuses]");
     if (!chooser) return;
     const gd = document.querySelector(`#${chooser.dataset.focuses} .js-plotly-plot`);
-    const planes = (gd?.data || []).map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
-    if (!planes.length) return;  // not drawn yet: its figure comes with the chosen head forward
+    if (!gd?.data?.length) return;  // not drawn yet: its figure comes with the chosen head forward
+    bringForward(gd, button.value);
+    // A figure asked for before this click was built with the head chosen then: once it is drawn, the planes
+    // follow the chosen button again (Plotly.react, not a restyle, fires 'plotly_react').
+    if (!gd.followsButtons) {
+      gd.followsButtons = true;
+      gd.on("plotly_react", () => {
+        const chosen = chooser.querySelector("input:checked");
+        if (chosen) bringForward(gd, chosen.value);
+      });
+    }
+  }
+
+  function bringForward(gd, value) {
+    const planes = gd.data.map((trace, i) => (trace.type === "mesh3d" ? i : -1)).filter((i) => i >= 0);
     const { on, off } = gd.layout.meta.opacity;
-    const opacity = rules().focusedPlanes(planes.length, Number(button.value)).map((forward) => (forward ? on : off));
+    const opacity = rules().focusedPlanes(planes.length, Number(value)).map((forward) => (forward ? on : off));
     // chosen already: its label's click restyled, or the student clicked the chosen head again
     if (planes.every((trace, k) => gd.data[trace].opacity === opacity[k])) return;
     Plotly.restyle(gd, { opacity }, planes);

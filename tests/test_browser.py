@@ -1,5 +1,6 @@
 """The real app in headless Chromium: what a student clicks, and what the page then shows."""
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
@@ -117,6 +118,29 @@ def test_head_button_brings_that_head_forward(page):
                      " === 'all|head 1|head 2'")
     assert page.locator("#cube-focus input:checked").input_value() == "0"
     assert page.evaluate(PLANE_OPACITIES) == [figures.PLANE_OPACITY] * 2
+
+
+def test_a_head_chosen_while_the_cubes_new_figure_is_on_its_way_stays_forward(page):
+    """The server builds the cube with the head chosen when it was asked for; a click while that figure is on its
+    way brings its head forward on the figure drawn now, and again on the one that comes."""
+    open_view(page)
+    wait_heads(page, "cube", example.PLANE, 4)
+    held = []
+    page.route(re.compile("_dash-update-component"), lambda route: held.append(route)
+               if '"output":"cube.figure' in (route.request.post_data or "") else route.continue_())
+    with page.expect_request(lambda request: '"output":"cube.figure' in (request.post_data or "")):
+        choose(page, "heads", "8")
+    wait_until(page, "() => document.querySelectorAll('#cube-focus label').length === 9", look_at="cube")
+    assert len(held) == 1 and '"value":0' in held[0].request.post_data  # asked for with 'all' chosen
+    page.locator("#cube-focus label", has_text="head 3").click()
+    wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
+                     " return d.length === 4 && d[2].opacity > d[0].opacity; }")
+    held[0].continue_()
+    wait_heads(page, "cube", example.PLANE, 8)
+    focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(8, 0)), 2)]
+    wait_until(page, "(want) => JSON.stringify(document.querySelector('#cube .js-plotly-plot')._fullData"
+                     ".map(t => t.opacity)) === JSON.stringify(want)", focused)
+    assert page.errors == []
 
 
 def test_the_keyboards_arrows_bring_the_next_head_forward(page):
