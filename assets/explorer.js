@@ -259,9 +259,9 @@
         return state;
       },
 
-      // Head buttons follow h, with the options Python built (config.headOptions), while their tab (`section`) is
-      // shown, and as it is shown: buttons on a hidden tab add nothing for Dash to render to a change of h. A chosen head
-      // that no longer exists falls back to the first button.
+      // Head buttons follow h, with the options Python built (config.headOptions), while their tab (`section`)
+      // is shown, and as it is shown: buttons on a hidden tab add nothing for Dash to render to a change of h. A
+      // chosen head that no longer exists falls back to the first button.
       headOptions: function (h, tab, section, chosen, config) {
         if (section !== config.ids.section + tab) return [no(), no()];  // not from the DOM: at load it is not there yet
         return headButtons(window.dash_clientside.callback_context.outputs_list[0].id, h, chosen, config);
