@@ -15,6 +15,7 @@ import numpy as np
 
 from . import backprop
 from .attention import MultiHeadResult, multi_head_attention
+from .constants import BUG_NAMES
 from .i18n import N_
 from .steps import STEPS, Steps, causal_mask, mask_logits, softmax
 
@@ -108,7 +109,7 @@ class Bug(NamedTuple):
 
 
 BUGS = (
-    Bug("softmax-axis", N_("softmax over the wrong axis"), "weights", softmax_over_queries,
+    Bug("softmax-axis", BUG_NAMES["softmax-axis"], "weights", softmax_over_queries,
         softmax_over_queries_back, False,
         # Translators: a line of Python: translate only the comment after the #
         N_("A = softmax(logits, axis=-1)  # over the keys: each query's row sums to 1"),
@@ -122,14 +123,14 @@ BUGS = (
            "softmax over the queries (dim=1) instead of the keys; the reporter found the model trained just as "
            "well either way. PetrochukM/PyTorch-NLP issue #2: a softmax over the wrong dimension made every "
            "weight 1.")),
-    Bug("no-scale", N_("no 1/√d_k"), "scale", unscaled, None, False,
+    Bug("no-scale", BUG_NAMES["no-scale"], "scale", unscaled, None, False,
         "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)",
         "logits = Q @ K.swapaxes(-1, -2)",
         N_("The logits are √d_k times too large, so the softmax is sharper: each query puts more of its weight on "
            "its best keys. At h = 8, d_k = 1 and √d_k = 1: the mistake changes nothing there."),
         N_("PAIR-code/tiny-transformers issue #71: the raw attention was not divided by the square root of the "
            "dimension, which its authors thought might explain loss spikes in training.")),
-    Bug("scale-d", N_("1/√d instead of 1/√d_k"), "scale", scaled_by_model_width, None, False,
+    Bug("scale-d", BUG_NAMES["scale-d"], "scale", scaled_by_model_width, None, False,
         # Translators: a line of Python: translate only the comment after the #
         N_("logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)  # d_k = d // h, a head's width"),
         # Translators: a line of Python: translate only the comment after the #
@@ -139,7 +140,7 @@ BUGS = (
         # Translators: keep the repositories' names, the issue and PR numbers and code as they are
         N_("lucidrains/vit-pytorch issue #65: `self.scale = dim ** -0.5` should have been `dim_head ** -0.5`; "
            "the author fixed it the same day. karpathy/ng-video-lecture PR #6 fixed the same slip.")),
-    Bug("kq", N_("K Qᵀ instead of Q Kᵀ"), "logits", keys_times_queries, keys_times_queries_back, False,
+    Bug("kq", BUG_NAMES["kq"], "logits", keys_times_queries, keys_times_queries_back, False,
         # Translators: a line of Python: translate only the comment after the #
         N_("logits = Q @ K.swapaxes(-1, -2)  # row r: query r against every key"),
         # Translators: a line of Python: translate only the comment after the #
@@ -150,7 +151,7 @@ BUGS = (
         N_("karpathy/llm.c PR #531: the CUDA attention seemed to compute Kᵀ Q instead of Q Kᵀ; the PR was closed "
            "because cuBLAS reads matrices column-major, which transposes them: there was no bug. Whether K Qᵀ is "
            "wrong depends on how the numbers are laid out in memory.")),
-    Bug("reshape", N_("heads split without the transpose"), "split", split_by_reshape, split_by_reshape_back,
+    Bug("reshape", BUG_NAMES["reshape"], "split", split_by_reshape, split_by_reshape_back,
         False,
         # Translators: a line of Python: translate only the comment after the #
         N_("Q = (X @ W_Q).reshape(n, h, d_k).swapaxes(0, 1)  # head i: columns i·d_k … of every token"),
@@ -163,7 +164,7 @@ BUGS = (
         N_("reczoo/FuxiCTR issue #30: `query.view(batch_size * num_heads, -1, attention_dim)` split the heads "
            "without the transpose, in three models. jsbaan/transformer-from-scratch PR #6 fixed the same missing "
            "transpose where the heads are merged, and noted that its copy-task test had passed all along.")),
-    Bug("no-wo", N_("W_O forgotten"), "output", no_output_projection, no_output_projection_back, False,
+    Bug("no-wo", BUG_NAMES["no-wo"], "output", no_output_projection, no_output_projection_back, False,
         # Translators: a line of Python: translate only the comment after the #
         N_("output = concat @ W_O  # the heads meet here"),
         # Translators: a line of Python: translate only the comment after the #
@@ -172,7 +173,7 @@ BUGS = (
            "and the heads never meet. A trained W_V can often make up for it, which is why it goes unnoticed."),
         N_("karpathy/minGPT issue #118 asked whether the attention forgets W_O (it does not: c_proj is W_O), and "
            "issue #135 why it is needed when the sizes already match: it is where the heads' outputs meet.")),
-    Bug("mask-after", N_("causal mask after the softmax"), "weights", mask_after_softmax, mask_after_softmax_back,
+    Bug("mask-after", BUG_NAMES["mask-after"], "weights", mask_after_softmax, mask_after_softmax_back,
         True,
         # Translators: a line of Python: translate only the comment after the #
         N_("A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))  # mask, then normalise"),
@@ -184,7 +185,8 @@ BUGS = (
         N_("huggingface/pytorch-image-models PR #2236: EVA's attention applied its mask after the softmax; the "
            "fix moved it before.")),
 )
-NAMES = {bug.key: bug.name for bug in BUGS}
+NAMES = BUG_NAMES  # {key: name}, in BUGS' order
+assert list(NAMES) == [bug.key for bug in BUGS]
 BY_KEY = {bug.key: bug for bug in BUGS}
 
 CAUSAL = (N_("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "

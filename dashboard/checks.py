@@ -15,17 +15,13 @@ import numpy as np
 
 from . import bugs, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
+from .constants import CHECKS as CHECK_NAMES
+from .constants import FAST_CHECKS
 from .i18n import N_, _
 from .steps import causal_mask, softmax
 
-CHECKS = {  # each name translated where it is shown
-    "rows": N_("rows of A sum to 1"),
-    "equivariance": N_("permutation equivariance"),
-    "reference": N_("equals a reference loop"),
-    "shapes": N_("shapes of every intermediate"),
-    "learns": N_("still learns the lab's task"),
-}
-FAST = ("rows", "equivariance", "reference", "shapes")  # on the example, in milliseconds
+CHECKS = CHECK_NAMES  # {name: what it is called}
+FAST = FAST_CHECKS  # on the example, in milliseconds
 TOLERANCE = 1e-9  # rounding: the correct layer is within 1e-14 of each identity here
 LEARNING_STEPS = 200  # half the learning lab's budget, on the same task; the verdicts are the same at 400
 WORSE = 2.0  # caught when the buggy layer's test loss is more than twice the correct layer's

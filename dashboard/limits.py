@@ -1,8 +1,8 @@
 """Every value a control may take, and the parsers that check them: the rules, in one place.
 
-A leaf: it imports only constants (the core's, the training steps, the names of the bugs and the checks), the
-core's integer check, and i18n to say its messages and labels in the page's language. The server checks each
-input here, once, where it enters a callback; the browser gets the same values through the page's config
+A leaf: it imports only constants (the core's, and dashboard/constants.py's: the names of the bugs and the
+checks, the training steps), the core's integer check, and i18n to say its messages and labels in the page's
+language. The server checks each input here, once, where it enters a callback; the browser gets the same values through the page's config
 (`client_config`), so assets/*.js repeat none of them. A bad value raises `Invalid`: a control's callback then
 gives no update (wiring.py), and a typed value gets the message.
 """
@@ -14,10 +14,11 @@ import re
 import numpy as np
 
 from .attention import HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_int, check_permutation
-from .bugs import NAMES as BUGS
-from .checks import CHECKS, FAST
+from .constants import BUG_NAMES as BUGS
+from .constants import CHECKS, SNAPSHOT_EVERY
+from .constants import FAST_CHECKS as FAST
+from .constants import TRAINING_STEPS as STEPS
 from .i18n import N_, _
-from .training import SNAPSHOT_EVERY, STEPS
 
 
 class Invalid(ValueError):

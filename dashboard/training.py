@@ -28,13 +28,14 @@ from .attention import (
     multi_head_attention,
     split_heads,
 )
+from .constants import SNAPSHOT_EVERY, TRAINING_STEPS
 
 CLUSTER = np.repeat(np.arange(N_CLUSTERS), N_TOKENS // N_CLUSTERS)  # (n,) cluster of each token
 CODE_DIMS = (0, 4)  # the plane that carries the cluster code
 CODE_NOISE, PAYLOAD_STD = 0.05, 2.0
 SINGLE_MIXING_FLOOR = 3 / 8  # the error of any one mixing matrix on this task
 
-STEPS, SNAPSHOT_EVERY = 400, 20
+STEPS = TRAINING_STEPS
 BATCH, POOL, TEST_SIZE = 32, 2048, 2000
 LEARNING_RATE = 0.05
 INIT_STD = 0.3 / np.sqrt(D_MODEL)  # between 0.1/sqrt(d) and 1/sqrt(d); 3/sqrt(d) saturates the softmax

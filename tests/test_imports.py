@@ -11,3 +11,23 @@ def test_the_math_imports_without_dash():
     code = ("import sys; sys.modules.update(dash=None, plotly=None, flask=None); "
             "import dashboard.attention, dashboard.training, dashboard.trainer")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+
+
+def test_limits_loads_only_the_cores_constants():
+    """limits is a leaf: the bug names, checks and training steps come from dashboard/constants.py, so importing
+    it loads none of bugs, checks, training or backprop (issue 34, item 7)."""
+    code = ("import sys, dashboard.limits; "
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('dashboard'))))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
+                                text=True).stdout.split())
+    assert loaded == {"dashboard", "dashboard.limits", "dashboard.constants", "dashboard.attention",
+                      "dashboard.steps", "dashboard.i18n"}
+
+
+def test_the_constants_are_the_modules_own():
+    from dashboard import bugs, checks, constants, limits, training
+
+    assert list(constants.BUG_NAMES) == [bug.key for bug in bugs.BUGS] == list(limits.BUGS)
+    assert [bug.name for bug in bugs.BUGS] == list(constants.BUG_NAMES.values())
+    assert checks.CHECKS is constants.CHECKS and checks.FAST == limits.FAST == constants.FAST_CHECKS
+    assert training.STEPS == constants.TRAINING_STEPS == limits.TRAINING_STEPS[-1]
