@@ -12,21 +12,38 @@ from .pictures import why
 from .store import schema
 from .templates import option_label
 
-BINS = 8  # an amount's bars between the row's smallest and largest weight (and one each side of them)
+def amount_edges(q: dict) -> tuple[np.ndarray, int]:
+    """Bin edges for an amount's answers, and the index of the bin of accepted answers: that bin is exactly the
+    truth as shown ± the tolerance (cut at 0 and 1); the others are as wide and reach the row's smallest and
+    largest weight ± the tolerance, never below 0 or above 1 (a weight is neither)."""
+    t, tol = q["truth"], q["tolerance"]
+    low, high = max(0.0, q["lo"] - tol), min(1.0, q["hi"] + tol)
+    a, b = max(0.0, t - tol), min(1.0, t + tol)
+    steps = 2 * tol * np.arange(1, int(np.ceil((high - low) / (2 * tol))) + 2)  # a few: tolerance >= spread / 10
+    left = [e for e in a - steps if e > low + 1e-12]
+    right = [e for e in b + steps if e < high - 1e-12]
+    edges = np.array(sorted({*([low] if low < a else []), *left, a, b, *right, *([high] if high > b else [])}))
+    return edges, int(np.flatnonzero(edges == a)[0])
 
 
 def amount_rows(q: dict) -> tuple[list[str], list[list[int]], list[bool]]:
-    """Bins that follow the spread of the row the weight is in: from its smallest to its largest weight (widened by
-    the tolerance), with one bar for answers below and one for answers above."""
-    tol = q["tolerance"]
-    edges = np.linspace(q["lo"] - tol, q["hi"] + tol, BINS + 1)
-    bins = [f"{a:.3f}–{b:.3f}" for a, b in zip(edges, edges[1:])]
-    labels = [_("under {value:.3f}").format(value=edges[0]), *bins, _("over {value:.3f}").format(value=edges[-1])]
-    # searchsorted: 0 below the first edge, k for the k-th bin, BINS + 1 from the last edge on
-    counts = [np.bincount(np.searchsorted(edges, v["values"], side="right"), minlength=BINS + 2).tolist()
-              for v in q["votes"]]
-    truth = int(np.searchsorted(edges, q["truth"], side="right"))  # 1 .. BINS: the bin holding it
-    return labels, counts, [k == truth for k in range(BINS + 2)]
+    """Bars for an amount's answers: one bar holds exactly the accepted answers (marked), the others are as wide;
+    a bar for answers under the lowest edge or over the highest only where a weight can be there."""
+    edges, accepted = amount_edges(q)
+    labels = [f"{a:.3f}–{b:.3f}" for a, b in zip(edges, edges[1:])]
+    under, over = int(edges[0] > 0), int(edges[-1] < 1)
+    labels = [_("under {value:.3f}").format(value=edges[0])] * under + labels + \
+        [_("over {value:.3f}").format(value=edges[-1])] * over
+    shift = under
+
+    def place(v: float) -> int:
+        if abs(v - q["truth"]) <= q["tolerance"] + 1e-9:
+            return accepted + shift
+        k = int(np.searchsorted(edges, v, side="right")) - 1  # -1 under the first edge, len - 1 from the last on
+        return min(max(k, -shift), len(edges) - 2 + over) + shift
+    counts = [np.bincount([place(v) for v in vote["values"]], minlength=len(labels)).tolist()
+              for vote in q["votes"]]
+    return labels, counts, [k == accepted + shift for k in range(len(labels))]
 
 
 def right_count(q: dict, vote: dict) -> int:

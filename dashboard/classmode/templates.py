@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import attention as core
-from .. import bugs, checks, explain, figures, limits, trainer, training
+from .. import bugs, checks, explain, figures, limits, margins, trainer, training
 from ..i18n import N_, _
 from ..state import Setting, checks_example, learned_attention, model
 
@@ -29,32 +29,33 @@ TIMERS = {0: N_("no timer"), 30: N_("30 s"), 60: N_("1 min"), 90: N_("1 min 30")
           180: N_("3 min")}
 # Translators: the entropy question's options: the entropy of a row goes down, stays or goes up
 DIRECTIONS = (N_("down"), N_("stay"), N_("up"))
-FLAT = 0.05  # a row whose weights differ by less has nothing to predict
-STAY_BITS = 0.05  # the entropy question: a change smaller than this "stays"
-ROLE_MARGIN = 0.05  # the role question: own-cluster mass within this of the largest counts
+STAY_BITS = margins.BITS  # the entropy question: a change smaller than this "stays"
+ROLE_MARGIN = margins.WEIGHT  # the role question: a head's own-cluster mass must beat the next by more than this
 LAST = len(limits.TRAINING_STEPS) - 1
 # What a student reads, in the viewer's language (prompt_text): a template's sentence, with the setting from the
 # question's columns and the numbers the question states, which the store keeps in its prompt column (as JSON).
 PROMPTS = {
     # Translators: {setting} is the weights, h and the scale, as "trained weights, h = 4, the seed's scale"
-    "sharpest": N_("Which head is sharpest: whose rows have the lowest mean entropy? ({setting}.) Every head within "
-                   "{margin:.2f} bits of the sharpest counts."),
+    "sharpest": N_("Which head is sharpest: whose rows have the lowest mean entropy? ({setting}.) The sharpest "
+                   "beats every other head by more than {margin:.2f} bits."),
     # Translators: query and key are attention's tokens; {setting} as "trained weights, h = 4, τ = 2"
     "entropy": N_("In head {head} ({setting}): if τ doubles (the logits are divided by twice as much), does the "
                   "entropy of query {query}'s row go down, stay (a change under {bits} bits) or go up?"),
-    "key": N_("In head {head} ({setting}): which key will query {query} attend to most? Any key within {margin:.2f} "
-              "of the largest weight counts."),
+    "key": N_("In head {head} ({setting}): which key will query {query} attend to most? Its weight beats every other "
+              "key's by more than {margin:.2f}."),
     "amount": N_("In head {head} ({setting}): how large is {label}[{query}, {key}], the weight query {query} gives "
                  "key {key}? (0 to 1; within ±{tolerance:g} counts.)"),
     "influence": N_("Output {query} of the layer ({setting}): which key adds most to it, through every head, its "
-                    "weight times its value through W_O? Any key within {margin:.0%} of the largest counts."),
-    "bug": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and the "
-              "checks it fails are beside this."),
-    "bug-same": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and the "
-                   "checks it fails are beside this. Any bug that computes exactly the same numbers here counts."),
-    "floor": N_("Training one head (h = 1): will its test loss get below the dashed line at 3/8? That is the loss "
-                "of the best fixed mixing, one matrix for every input; a trained head's attention changes with the "
-                "input."),
+                    "weight times its value through W_O? The table beside this gives each key's weights and value "
+                    "lengths; the answer carries more than {margin:.0%} of the row's total more than any other key."),
+    "bug": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and what "
+              "each check finds are beside this."),
+    "bug-same": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and what "
+                   "each check finds are beside this. Any bug that computes exactly the same numbers here counts."),
+    "floor": N_("Training one head (h = 1): will its test loss get below the dashed line at 3/8? The line is a "
+                "bound for input-independent mixings: no single matrix used for every input does better, whatever "
+                "the training seed. A head's attention changes with the input, so the line does not bind it, but "
+                "whether training finds a better mixing differs from seed to seed."),
     "role": N_("After training with h = {h} heads: which head carries the own-cluster mixing (puts most attention on "
                "the query's own cluster)? Every head within {margin} of the largest own-cluster mass counts: which "
                "head takes which role differs from run to run."),
@@ -131,8 +132,50 @@ def question(form: dict) -> tuple[dict | None, str]:
     except limits.Invalid as e:
         return None, _("Check the form: {error}").format(error=e)
     except Refused as e:
-        return None, str(e)
+        return None, with_suggestion(str(e), template, form)
     return (None, q) if isinstance(q, str) else ({**q, "template": template, "timer": timer}, "")
+
+
+def variants(template: str, form: dict):
+    """Forms near the refused one to try, nearest first: other heads and queries, then another temperature, other
+    weights and h."""
+    scales = dict.fromkeys(((form.get("scale"), form.get("tau")), ("tau", -5), ("tau", -10)))
+    for weights in dict.fromkeys((form.get("weights"), "trained", "random")):
+        for scale, tau in scales:
+            for h in dict.fromkeys((form.get("h"), 4, 2, 8, 1)):
+                heads = range(1, h + 1) if isinstance(h, int) and template not in ("sharpest", "influence") else ()
+                queries = range(3 * limits.DEFAULT_SIZE) if template != "sharpest" else ()
+                for head in dict.fromkeys((form.get("head"), *heads)):
+                    for query in dict.fromkeys((form.get("query"), *queries)):
+                        yield {**form, "weights": weights, "scale": scale, "tau": tau, "h": h, "head": head,
+                               "query": query}
+
+
+def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> str:
+    """The refusal, and the nearest setting (of at most `tries`) where the template is posed."""
+    if template in LAB:
+        for seed in limits.TRAINING_SEEDS:
+            if seed != form.get("train_seed") and trainer.training_runs(seed, wait=False) is not None:
+                posed, _message = question({**form, "train_seed": seed})
+                if posed:
+                    return _("{why} It is posed with training seed {seed}.").format(why=why, seed=seed)
+        return why
+    for k, other in enumerate(variants(template, form)):
+        if k >= tries:
+            break
+        try:
+            posed = example(template, other)
+        except (Refused, limits.Invalid):
+            continue
+        where = _("{weights}, h = {h}, {scale}, head {head}, query {query}") if template in ("key", "entropy") \
+            else _("{weights}, h = {h}, {scale}, query {query}") if template == "influence" else \
+            _("{weights}, h = {h}, {scale}")
+        scale = setting_of(other)
+        scale = _("τ = {tau:.3g}").format(tau=scale.temperature) if scale.scale == "tau" else _(SCALES[scale.scale])
+        return _("{why} It is posed with {setting}.").format(why=why, setting=where.format(
+            weights=_(WEIGHTS[other["weights"]]), h=other["h"], scale=scale, head=other["head"],
+            query=other["query"]))
+    return why
 
 
 class Refused(Exception):
@@ -149,12 +192,14 @@ def example(template: str, form: dict) -> dict:
         if s.h == 1:
             raise Refused(_("Which head is sharpest? needs h = 2, 4 or 8."))
         mean = explain.head_summaries(A, ex.cluster).entropy
-        margin = up(max(0.02, 0.1 * float(np.ptp(mean))))
-        accepted = [i for i in range(s.h) if mean[i] <= mean.min() + margin]
-        if len(accepted) == s.h:
-            raise Refused(_("Every head's rows have a mean entropy within {margin:.2f} bits of the others: nothing "
-                            "to tell apart. Try trained weights, another h or a smaller τ.").format(margin=margin))
-        return {**common, "n": s.h, "truth": int(mean.argmin()), "accepted": accepted, "prompt": stated(margin=margin)}
+        c = margins.compare(mean, margins.BITS, lower_is_better=True)
+        if not c.clear:
+            raise Refused(_("The sharpest head, {best}, has {bits:.3f} bits a row, and {runner} {other:.3f}: within "
+                            "{margin} bits, too close to tell."
+                            ).format(best=figures.head_label(c.best), bits=mean[c.best],
+                                     runner=figures.head_label(c.runner_up), other=mean[c.runner_up],
+                                     margin=margins.BITS))
+        return {**common, "n": s.h, "truth": c.best, "accepted": [c.best], "prompt": stated(margin=margins.BITS)}
     cell, message = limits.cell(form.get("head"), form.get("query"), form.get("key") if template == "amount" else 0,
                                 s.h, n)
     if cell is None:
@@ -163,37 +208,55 @@ def example(template: str, form: dict) -> dict:
     if template == "influence":
         return key_that_matters_most(ex, result, r, common)
     row = A[i, r]
-    spread = float(np.ptp(row))
     if template == "entropy":
-        now, doubled = (entropy_bits(core.softmax(result.logits[i, r] / k)) for k in (1, 2))
-        change = doubled - now
-        truth = 1 if abs(change) < STAY_BITS else 2 if change > 0 else 0
-        return {**common, "head": i, "query": r, "n": 3, "truth": truth, "prompt": stated(bits=STAY_BITS)}
+        return entropy_question(result.logits[i, r], common, i, r)
     if template == "key":
-        if spread < FLAT:
-            raise Refused(_("In head {head}, query {query}'s weights differ by at most {spread:.3f}: every key is "
-                            "about as likely. Try trained weights, a smaller τ, or another head or query.").format(
-                                head=i + 1, query=r, spread=spread))
-        margin = up(max(0.01, 0.15 * spread))
-        accepted = [k for k in range(n) if row[k] >= row.max() - margin]
-        return {**common, "head": i, "query": r, "n": n, "truth": int(row.argmax()), "accepted": accepted,
-                "prompt": stated(margin=margin)}
-    tolerance = max(0.005, up(0.1 * spread, 3))
-    return {**common, "head": i, "query": r, "key": j, "truth": float(row[j]), "tolerance": tolerance,
-            "lo": float(row.min()), "hi": float(row.max()), "prompt": stated(tolerance=tolerance)}
+        c = margins.compare(row, margins.WEIGHT)
+        if not c.clear:
+            raise Refused(_("In head {head}, query {query}'s largest weight is {best:.3f} (key {key}) and the next "
+                            "{other:.3f} (key {runner}): within {margin}, too close to tell.").format(
+                                head=i + 1, query=r, best=row[c.best], key=c.best, other=row[c.runner_up],
+                                runner=c.runner_up, margin=margins.WEIGHT))
+        return {**common, "head": i, "query": r, "n": n, "truth": c.best, "accepted": [c.best],
+                "prompt": stated(margin=margins.WEIGHT)}
+    return amount_question(row, j, common, i, r)
+
+
+def entropy_question(logits: np.ndarray, common: dict, i: int, r: int) -> dict:
+    """Down, stay (a change under STAY_BITS) or up when τ doubles: posed only when the change is more than
+    margins.BITS / 2 from the line at STAY_BITS, so that the answer is not decided by rounding."""
+    now, doubled = (entropy_bits(core.softmax(logits / k)) for k in (1, 2))
+    change = doubled - now
+    outside = margins.beats(abs(change), STAY_BITS, STAY_BITS / 2)
+    if outside is None:
+        raise Refused(_("In head {head}, query {query}'s entropy changes by {change:+.3f} bits when τ doubles: "
+                        "within {margin} bits of the line at {bits} between “stay” and a change, too close to tell.").format(
+                            head=i + 1, query=r, change=change, margin=STAY_BITS / 2, bits=STAY_BITS))
+    truth = 1 if not outside else 2 if change > 0 else 0
+    return {**common, "head": i, "query": r, "n": 3, "truth": truth, "prompt": stated(bits=STAY_BITS)}
+
+
+def amount_question(row: np.ndarray, j: int, common: dict, i: int, r: int) -> dict:
+    """The weight as shown (3 decimals) is the truth an answer is graded against, within the tolerance."""
+    tolerance = max(0.005, up(0.1 * float(np.ptp(row)), 3))
+    shown = round(float(row[j]), 3)
+    return {**common, "head": i, "query": r, "key": j, "truth": shown, "tolerance": tolerance,
+            "lo": round(float(row.min()), 3), "hi": round(float(row.max()), 3), "prompt": stated(tolerance=tolerance)}
 
 
 def key_that_matters_most(ex, result, r: int, common: dict) -> dict:
-    """The layer's N_rj = ‖Σ_i A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: what key j adds to output r (explain.influence). Keys within
-    explain.QUESTION_MARGIN of the largest count; a row where every key is, is refused."""
-    asked = explain.key_that_matters_most(explain.influence(result, ex.W_O), r)
-    row = asked.influence
-    accepted = [k for k in range(len(row)) if row[k] >= (1 - explain.QUESTION_MARGIN) * row[asked.answer]]
-    if len(accepted) == len(row):
-        raise Refused(_("Every key adds about as much to output {output}: nothing to tell apart. Try trained "
-                        "weights, a smaller τ or another query.").format(output=r))
-    return {**common, "query": r, "n": len(row), "truth": asked.answer, "accepted": accepted,
-            "prompt": stated(margin=explain.QUESTION_MARGIN)}
+    """The layer's N_rj = ‖Σ_i A⁽ⁱ⁾_rj v_j⁽ⁱ⁾ W_O⁽ⁱ⁾‖: what key j adds to output r (explain.influence), as a share
+    of the row's ΣⱼN_rj. Posed only when the largest share beats the next by more than margins.SHARE."""
+    row = explain.influence(result, ex.W_O).layer[r]
+    share = row / row.sum()
+    c = margins.compare(share, margins.SHARE)
+    if not c.clear:
+        raise Refused(_("Key {key} carries {best:.0%} of what the keys add to output {output}, and key {runner} "
+                        "{other:.0%}: within {margin:.0%}, too close to tell."
+                        ).format(key=c.best, best=share[c.best], output=r, runner=c.runner_up,
+                                 other=share[c.runner_up], margin=margins.SHARE))
+    return {**common, "query": r, "n": len(row), "truth": c.best, "accepted": [c.best],
+            "prompt": stated(margin=margins.SHARE)}
 
 
 def which_bug(s: Setting, key, common: dict) -> dict:
@@ -213,8 +276,12 @@ def lab(template: str, form: dict) -> dict | str:
         return _("Training seed {seed} is training: pose again in a moment.").format(seed=seed)
     common = {"seed": seed, "weights": "trained"}
     if template == "floor":
-        return {**common, "h": 1, "n": 2, "truth": int(runs[1].test_loss < training.SINGLE_MIXING_FLOOR),
-                "prompt": stated()}
+        below = margins.beats(runs[1].test_loss, training.SINGLE_MIXING_FLOOR, margins.LOSS, lower_is_better=True)
+        if below is None:
+            raise Refused(_("With training seed {seed}, one head ends at a test loss of {loss:.3f}: within {margin} "
+                            "of the line at 3/8, too close to tell.").format(
+                                seed=seed, loss=runs[1].test_loss, margin=margins.LOSS))
+        return {**common, "h": 1, "n": 2, "truth": int(below), "prompt": stated()}
     h = limits.heads(form.get("h"))
     if h == 1:
         raise Refused(_("Which head? needs h = 2, 4 or 8."))

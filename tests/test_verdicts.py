@@ -1,0 +1,57 @@
+"""Issue 36: no claim stronger than its numbers. The margin rule, class questions posed only when decided."""
+
+import numpy as np
+import pytest
+
+from dashboard import margins
+from dashboard.classmode import results, templates
+
+
+def test_compare_names_a_winner_only_past_its_margin():
+    c = margins.compare([2.742, 2.791, 3.0], margins.BITS, lower_is_better=True)  # issue 36's trained h = 8 heads
+    assert (c.best, c.runner_up, c.clear, c.winner, c.close) == (0, 1, False, None, (0, 1))
+    c = margins.compare([0.1, 0.3, 0.25], 0.02)
+    assert (c.best, c.runner_up, c.winner) == (1, 2, 1) and c.gap == pytest.approx(0.05)
+    assert margins.beats(0.352, 0.375, margins.LOSS, lower_is_better=True) is True
+    assert margins.beats(0.379, 0.375, margins.LOSS, lower_is_better=True) is None
+    assert margins.beats(0.55, 0.375, margins.LOSS, lower_is_better=True) is False
+
+
+def form(**kw):
+    return dict(dict(weights="random", h=4, seed=0, size=4, scale="seed", tau=0, head=1, query=5, key=3), **kw)
+
+
+@pytest.mark.parametrize("weights, h", [("random", 4), ("trained", 8), ("trained", 4)])
+def test_sharpest_is_refused_within_the_margin_with_a_setting_where_it_is_posed(weights, h):
+    q, message = templates.question(form(template="sharpest", weights=weights, h=h))
+    assert q is None and "too close to tell" in message and "It is posed with" in message
+
+
+def test_sharpest_posed_has_one_clear_winner():
+    q, _ = templates.question(form(template="sharpest", weights="trained", h=8, scale="tau", tau=-5))
+    assert q is not None and q["accepted"] == [q["truth"]]
+
+
+@pytest.mark.parametrize("query", range(12))
+def test_entropy_question_is_decided_by_more_than_its_margin(query):
+    q, message = templates.question(form(template="entropy", query=query))
+    if q is None:
+        assert "too close to tell" in message
+    else:
+        from dashboard.state import model
+        logits = model(templates.setting_of(form()))[1].logits[0, query]
+        p = [np.exp(logits / k - (logits / k).max()) for k in (1, 2)]
+        change = np.subtract(*[templates.entropy_bits(x / x.sum()) for x in p[::-1]])
+        assert abs(abs(change) - templates.STAY_BITS) > templates.STAY_BITS / 2
+        assert q["truth"] == (1 if abs(change) < templates.STAY_BITS else 2 if change > 0 else 0)
+
+
+def test_amount_is_graded_against_the_truth_as_shown_and_the_reveal_marks_exactly_the_accepted_bin():
+    q, _ = templates.question(form(template="amount"))
+    assert q["truth"] == round(q["truth"], 3)
+    q = dict(truth=0.230, tolerance=0.025, lo=0.01, hi=0.3, votes=[dict(values=[0.204, 0.205, 0.255, 0.256, 0.0])])
+    labels, counts, marked = results.amount_rows(q)
+    assert counts[0][marked.index(True)] == 2 and sum(marked) == 1  # 0.205 and 0.255, not 0.204 or 0.256
+    assert labels[marked.index(True)] == "0.205–0.255"
+    edges, _k = results.amount_edges(q)
+    assert edges[0] >= 0 and edges[-1] <= 1 and not labels[0].startswith("under")  # no negative weights
