@@ -74,9 +74,10 @@ class Layer:
     steps: Steps = STEPS
     gradients: Steps = GRADIENTS
     causal: bool = False
+    scale: object = None  # as the core's: None (the seed's 1/sqrt(d_k)), a number, or a rule d_k -> scale
 
     def forward(self, X, weights: dict, h: int) -> MultiHeadResult:
-        return multi_head_attention(X, *(weights[w] for w in WEIGHTS), h, causal=self.causal, steps=self.steps)
+        return multi_head_attention(X, *(weights[w] for w in WEIGHTS), h, self.scale, self.causal, self.steps)
 
     def loss_and_grads(self, X, Y, weights: dict, h: int) -> tuple[float, dict, MultiHeadResult]:
         """Mean squared error of the layer's output against Y, and its gradient in each weight (X, Y: (B, n, d))."""

@@ -33,8 +33,9 @@ def softmax_over_queries_back(dA, A, logits, causal):
 
 
 def unscaled(rule, d, h):
-    """No 1/sqrt(d_k): the logits go into the softmax as they are."""
-    return 1.0
+    """No 1/sqrt(d_k): the rule at width 1, so a temperature stays (1/τ) and only the 1/sqrt(d_k) goes; with no
+    scaling (a rule that is the same at every width) nothing changes."""
+    return rule(1)
 
 
 def scaled_by_model_width(rule, d, h):
@@ -54,7 +55,8 @@ def keys_times_queries_back(dL, Q, K):
 
 def split_by_reshape(M, h):
     """reshape(h, n, d_k) of the (n, d) projection, no transpose: head i gets entries i n d_k .. of the flat array,
-    pieces of several tokens, instead of columns i d_k .. (i + 1) d_k - 1 of every token."""
+    rows i n/h .. (i + 1) n/h of M, each cut into h pieces of d_k numbers (a piece never straddles two tokens, as
+    d_k divides d), instead of columns i d_k .. (i + 1) d_k - 1 of every token."""
     *batch, n, d = M.shape
     return M.reshape(*batch, h, n, d // h)
 
@@ -116,7 +118,7 @@ BUGS = (
         # Translators: a line of Python: translate only the comment after the #
         N_("A = softmax(logits, axis=-2)  # over the queries: each key's column sums to 1"),
         N_("Each key's column of A sums to 1 instead of each query's row. A key that many queries like shares its "
-           "weight among them, and a query's weights can add up to 3 or to 0.2, so its output is no longer an "
+           "weight among them, and a query's weights can add up to more or less than 1, so its output is no longer an "
            "average of the values: its size depends on how popular its keys are."),
         # Translators: keep the repositories' names, the issue and PR numbers and code as they are
         N_("labmlai/annotated_deep_learning_paper_implementations issue #146: the DDPM U-Net's attention took its "
@@ -126,8 +128,9 @@ BUGS = (
     Bug("no-scale", BUG_NAMES["no-scale"], "scale", unscaled, None, False,
         "logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)",
         "logits = Q @ K.swapaxes(-1, -2)",
-        N_("The logits are √d_k times too large, so the softmax is sharper: each query puts more of its weight on "
-           "its best keys. At h = 8, d_k = 1 and √d_k = 1: the mistake changes nothing there."),
+        N_("The logits are √d_k times too large (a temperature τ still divides them), so the softmax is sharper: "
+           "each query puts more of its weight on its best keys. At h = 8, d_k = 1 and √d_k = 1, and with no "
+           "scaling there is no 1/√d_k to forget: the mistake changes nothing there."),
         N_("PAIR-code/tiny-transformers issue #71: the raw attention was not divided by the square root of the "
            "dimension, which its authors thought might explain loss spikes in training.")),
     Bug("scale-d", BUG_NAMES["scale-d"], "scale", scaled_by_model_width, None, False,
@@ -135,8 +138,9 @@ BUGS = (
         N_("logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d_k)  # d_k = d // h, a head's width"),
         # Translators: a line of Python: translate only the comment after the #
         N_("logits = Q @ K.swapaxes(-1, -2) / np.sqrt(d)  # the model's width"),
-        N_("The logits are √h times too small, so the softmax is flatter: with h = 8 almost every weight is near "
-           "1/n. At h = 1, d_k = d: the mistake changes nothing there."),
+        N_("The logits are √h times too small (a temperature τ still divides them), so the softmax is flatter: "
+           "each query spreads its weight more evenly, the more so the more heads. At h = 1, d_k = d, and with no "
+           "scaling there is no width to get wrong: the mistake changes nothing there."),
         # Translators: keep the repositories' names, the issue and PR numbers and code as they are
         N_("lucidrains/vit-pytorch issue #65: `self.scale = dim ** -0.5` should have been `dim_head ** -0.5`; "
            "the author fixed it the same day. karpathy/ng-video-lecture PR #6 fixed the same slip.")),
@@ -157,9 +161,11 @@ BUGS = (
         N_("Q = (X @ W_Q).reshape(n, h, d_k).swapaxes(0, 1)  # head i: columns i·d_k … of every token"),
         # Translators: a line of Python: translate only the comment after the #
         N_("Q = (X @ W_Q).reshape(h, n, d_k)  # head i: a run of the flat array"),
-        N_("Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: pieces of several tokens. "
-           "Every shape is right and every row sums to 1, but numbers of different tokens are mixed, so the layer "
-           "is no longer permutation-equivariant. At h = 1 there is nothing to split: nothing changes."),
+        N_("Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: one piece of a single "
+           "token. Head i sees only the tokens from i·n/h to (i + 1)·n/h (rounded down, and up), each cut into h "
+           "pieces that it treats as separate tokens. Every shape is right and every row sums to 1, but the heads "
+           "see different tokens, so the layer is no longer permutation-equivariant. At h = 1 there is nothing to "
+           "split: nothing changes."),
         # Translators: keep the repositories' names, the issue and PR numbers and code as they are
         N_("reczoo/FuxiCTR issue #30: `query.view(batch_size * num_heads, -1, attention_dim)` split the heads "
            "without the transpose, in three models. jsbaan/transformer-from-scratch PR #6 fixed the same missing "
@@ -208,11 +214,12 @@ def is_causal(bug: Bug | None, causal: bool) -> bool:
     return bool(causal) or (bug is not None and bug.causal)
 
 
-def trainable(bug: Bug | None, causal: bool = False) -> backprop.Layer:
-    """The layer with `bug` switched in, with its gradient: for training.train(h, seed, layer=...)."""
+def trainable(bug: Bug | None, causal: bool = False, scale=None) -> backprop.Layer:
+    """The layer with `bug` switched in, with its gradient: for training.train(h, seed, layer=...). `scale` as
+    the core's (None: the seed's 1/sqrt(d_k))."""
     if bug is None:
-        return backprop.Layer(causal=bool(causal))
-    return backprop.Layer(bug.steps, bug.gradients, is_causal(bug, causal))
+        return backprop.Layer(causal=bool(causal), scale=scale)
+    return backprop.Layer(bug.steps, bug.gradients, is_causal(bug, causal), scale)
 
 
 MYSTERY_SALT = 50_000

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import bugs, training
+from . import bugs, margins, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
 from .constants import CHECKS as CHECK_NAMES
 from .constants import FAST_CHECKS
@@ -104,25 +104,43 @@ def check_shapes(ex: Example, r: MultiHeadResult) -> Verdict:
                                                     "output (n, d): all as expected"))
 
 
-@lru_cache(maxsize=2 * len(HEAD_CHOICES) * (len(bugs.BUGS) + 1))
-def test_loss(bug_key: str | None, h: int, causal: bool) -> float:
-    """The held-out loss of the layer trained on the learning lab's task (training seed 0, LEARNING_STEPS)."""
-    return training.train(h, 0, LEARNING_STEPS, layer=bugs.trainable(bugs.BY_KEY.get(bug_key), causal)).test_loss
+def training_scale(temperature: float | None):
+    """The scale rule for a temperature τ (1/(τ sqrt(d_k)), τ = 1 the seed's), or 1 with None (no scaling)."""
+    return 1.0 if temperature is None else lambda d_k: 1.0 / (temperature * np.sqrt(d_k))
 
 
-def learning_losses(h: int, causal: bool) -> dict[tuple[str | None, bool], float]:
-    """The test loss of every layer the clinic shows at (h, causal), by (bug key or None, causal): each bug's,
-    and the correct layer's with and without the mask the bugs need. Seconds: the server runs it off the
+@lru_cache(maxsize=8 * len(HEAD_CHOICES) * (len(bugs.BUGS) + 1))
+def test_loss(bug_key: str | None, h: int, causal: bool, temperature: float | None = 1.0) -> float:
+    """The held-out loss of the layer trained on the learning lab's task (training seed 0, LEARNING_STEPS), with
+    the page's scale: a temperature τ, or None for no scaling."""
+    layer = bugs.trainable(bugs.BY_KEY.get(bug_key), causal, training_scale(temperature))
+    return training.train(h, 0, LEARNING_STEPS, layer=layer).test_loss
+
+
+def learning_losses(h: int, causal: bool, temperature: float | None = 1.0) -> dict[tuple[str | None, bool], float]:
+    """The test loss of every layer the clinic shows at (h, causal, the scale), by (bug key or None, causal): each
+    bug's, and the correct layer's with and without the mask the bugs need. Seconds: the server runs it off the
     request path (trainer.off_request)."""
     layers = {(bug.key, bugs.is_causal(bug, causal)) for bug in bugs.BUGS}
     layers |= {(None, masked) for _key, masked in layers}
-    return {(key, masked): test_loss(key, h, masked) for key, masked in sorted(layers, key=str)}
+    return {(key, masked): test_loss(key, h, masked, temperature) for key, masked in sorted(layers, key=str)}
+
+
+def can_learn(correct: float) -> bool:
+    """Whether the training check can tell here: a layer within WORSE times the correct one's loss still beats
+    the best fixed mixing (3/8) by more than margins.LOSS. Not so for a causal layer, nor for one head."""
+    return margins.beats(WORSE * correct, training.SINGLE_MIXING_FLOOR, margins.LOSS, lower_is_better=True) is True
 
 
 def check_learns(bug: bugs.Bug | None, h: int, causal: bool, losses: dict) -> Verdict:
-    """Trained as the lab trains (same task, draws and Adam), does the layer do as well as the correct one?"""
+    """Trained as the lab trains (same task, draws and Adam), does the layer do as well as the correct one? The
+    correct layer fails it where it cannot learn the task itself (can_learn), so that the check cannot tell."""
     causal = bugs.is_causal(bug, causal)
     mine, correct = losses[(bug and bug.key, causal)], losses[(None, causal)]
+    if bug is None and not can_learn(correct):
+        return Verdict(False, _("test loss {mine:.3f} after {steps} steps: twice that is not clearly below 3/8 = "
+                                "0.375, the loss of one fixed mixing, so this layer does not learn the task well "
+                                "enough to judge a bug by it").format(mine=mine, steps=LEARNING_STEPS))
     said = (_("test loss {mine:.3f} after {steps} steps; the correct causal layer's {correct:.3f}") if causal else
             _("test loss {mine:.3f} after {steps} steps; the correct layer's {correct:.3f}"))
     return Verdict(mine <= WORSE * correct, said.format(mine=mine, steps=LEARNING_STEPS, correct=correct))

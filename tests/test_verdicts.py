@@ -55,3 +55,42 @@ def test_amount_is_graded_against_the_truth_as_shown_and_the_reveal_marks_exactl
     assert labels[marked.index(True)] == "0.205–0.255"
     edges, _k = results.amount_edges(q)
     assert edges[0] >= 0 and edges[-1] <= 1 and not labels[0].startswith("under")  # no negative weights
+
+
+def row_entropy(A):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.where(A > 0, A * np.log2(A), 0.0).sum(-1)
+
+
+@pytest.mark.parametrize("scale, tau", [("seed", 0), ("none", 0), ("tau", -10), ("tau", -5), ("tau", 10)])
+@pytest.mark.parametrize("h", [1, 2, 4, 8])
+def test_each_scale_bug_keeps_tau_and_its_text_holds_for_every_scale(scale, tau, h):
+    """Issue 36, finding 9: 'no 1/√d_k' is sharper (never flatter) unless d_k = 1 or there is no scaling, when it
+    changes nothing; '1/√d' is flatter unless h = 1 or no scaling. Both keep τ."""
+    from dashboard import bugs, checks
+    from dashboard.state import Setting, checks_example
+
+    for causal in (False, True):
+        ex = checks_example(Setting(h, 0, 4, scale, tau), causal)
+        right = checks.run(ex, None)
+        for key, sign, same in (("no-scale", -1, h == 8 or scale == "none"), ("scale-d", 1, h == 1 or scale == "none")):
+            wrong = checks.run(ex, bugs.BY_KEY[key])
+            if same:
+                assert np.allclose(wrong.A, right.A, atol=1e-12)
+            else:
+                assert (sign * (row_entropy(wrong.A) - row_entropy(right.A)) >= -1e-9).all()
+                assert wrong.scale * right.scale > 0 and not np.isclose(wrong.scale, right.scale)
+                ratio = (8 / h) ** 0.5 if key == "no-scale" else h ** -0.5  # √d_k too large, or √h too small
+                assert wrong.scale == pytest.approx(right.scale * ratio)
+
+
+def test_training_check_cannot_tell_where_the_correct_layer_cannot_learn():
+    """Finding 8: the correct causal layer (0.55-0.57) and one head (0.356) cannot judge a bug; h = 4 can."""
+    from dashboard import checks
+
+    assert not checks.can_learn(0.573) and not checks.can_learn(0.356) and checks.can_learn(0.0096)
+    losses = {(None, True): 0.573, ("mask-after", True): 0.455}
+    from dashboard import bugs
+    correct = checks.check_learns(None, 4, True, losses)
+    assert not correct.passed and checks.catches(correct, checks.check_learns(bugs.BY_KEY["mask-after"], 4, True,
+                                                                             losses)) is None
