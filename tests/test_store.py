@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, NotFound, RateLimited, RateLimiter, Store,
-                                       StoreError, Unavailable)
+from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, JoinWait, NotFound, RateLimited, RateLimiter,
+                                       Store, StoreError, Unavailable)
 from dashboard.classmode.store import SQLITE_FILE, lecture, schema, sessions, students
 from tests.conftest import ROOT
 from tests.pg import pg_ctl, postgres_server
@@ -73,7 +73,14 @@ def key_question(store, code, token, truth=3, **extra):
 
 
 def joined(store, code, k: int, address: str = ADDRESS) -> list[str]:
-    return [store.join(code, address) for _ in range(k)]
+    """k students join from one address, at the pace the store takes (a test clock waits when it says so)."""
+    ids = []
+    while len(ids) < k:
+        try:
+            ids.append(store.join(code, address))
+        except JoinWait:
+            store.clock.t += students.JOIN_WINDOW
+    return ids
 
 
 def test_a_session_has_a_short_code_and_a_long_token_stored_only_as_a_hash(store):
@@ -138,7 +145,7 @@ def test_every_forged_string_is_refused_with_a_message(store, forged):
         except StoreError as refused:
             assert str(refused) and "\\u" not in str(refused)
     assert store.count(code, token, q) == {"id": q, "phase": "vote1", "round": 1, "joined": 1, "answered": 0,
-                                           "remaining": None}
+                                           "remaining": None, "size": None, "joining": True}
 
 
 @pytest.mark.parametrize("code", ["ZZZZZZ", "abc", "", None, 7, "ABC23O", "A" * 300])
@@ -232,7 +239,8 @@ def test_students_get_their_ids_from_the_server_and_answer_once_each(store):
         store.answer(code, a, q, value)  # changes, never a second answer
     store.answer(code, b, q, 2)
     assert store.count(code, token, q) | {"id": None} == {"id": None, "phase": "vote1", "round": 1, "joined": 2,
-                                                          "answered": 2, "remaining": None}
+                                                          "answered": 2, "remaining": None, "size": None,
+                                                          "joining": True}
     assert [(r[1], r[3], r[4]) for r in sorted(rows(store, "class_answers"), key=lambda r: r[4])] == \
         [(1, 2.0, 0), (1, 2.0, 3)]
 
@@ -264,6 +272,91 @@ def test_joining_is_bounded_per_address_and_per_session(store, monkeypatch):
     with pytest.raises(Full, match="as many students as it takes"):
         store.join(code, "10.0.0.3")  # ... up to the session's bound
     assert len(rows(store, "class_students")) == 5
+
+
+def test_joins_from_one_address_go_at_a_human_pace_exactly(store, clock):
+    code, _token = store.create_session(ADDRESS)
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)  # a burst of JOINS_PER_WINDOW at one instant: all in
+    with pytest.raises(JoinWait, match="joins by itself in a moment"):
+        store.join(code, ADDRESS)
+    store.join(code, "10.0.0.2")  # another address is not slowed
+    clock.t += students.JOIN_WINDOW - 0.001  # just inside: the burst is still in the window
+    with pytest.raises(JoinWait):
+        store.join(code, ADDRESS)
+    clock.t += 0.001  # just outside
+    store.join(code, ADDRESS)
+
+
+def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_a_second(store, clock):
+    """200 phones at one school address each try every 2 s (the page's poll) until they are in."""
+    code, _token = store.create_session(ADDRESS)
+    start, waiting, flood = clock.t, 200, 0
+    while waiting and clock.t - start < 120:
+        for _ in range(waiting):
+            try:
+                store.join(code, ADDRESS)
+                waiting -= 1
+            except JoinWait:
+                pass
+        clock.t += 2
+    assert waiting == 0 and clock.t - start <= 60
+    other, _token = store.create_session("10.0.0.2")
+    start = clock.t
+    while clock.t - start < 30:  # a script: 100 tries a second for 30 s
+        for _ in range(10):
+            try:
+                store.join(other, ADDRESS)
+                flood += 1
+            except JoinWait:
+                pass
+        clock.t += 0.1
+    assert flood <= students.JOINS_PER_WINDOW * 4  # 40 per 10 s, 4 a second
+
+
+def test_the_class_owns_its_room_size_closing_and_answers(store, clock):
+    """The lecturer states the class size: a script at the school's address or at four outside addresses gets no
+    more places than the size leaves; once joining is closed, none; no question holds more answers than joined
+    students; the class's histogram stays the class's."""
+    code, token = store.create_session(ADDRESS)
+    assert store.roster(code, token) == {"joined": 0, "size": None, "joining": True}
+    assert store.roster(code, token, size=30) == {"joined": 0, "size": 30, "joining": True}
+    q = key_question(store, code, token, truth=3)
+    for k, student in enumerate(joined(store, code, 27)):  # 27 of the class are in
+        store.answer(code, student, q, k % 4)
+    script = []
+    for _ in range(50):  # then a script floods from the class's address and four others
+        store.clock.t += 0.5
+        for address in (ADDRESS, "10.5.0.1", "10.5.0.2", "10.5.0.3", "10.5.0.4"):
+            try:
+                script.append(store.join(code, address))
+            except (Full, JoinWait):
+                pass
+    assert store.count(code, token, q)["joined"] == 30 and len(script) == 3  # the 3 places the class left
+    with pytest.raises(Full, match="The class is complete: its 30 students have joined"):
+        store.join(code, "10.5.0.9")
+    for sybil in script:
+        store.answer(code, sybil, q, 11)
+    heads = store.count(code, token, q)
+    assert heads["answered"] == 30 <= heads["joined"] == heads["size"] == 30
+    counts = store.step(code, token, q, "revealed") and store.results(code, token, q)["votes"][0]["counts"]
+    assert counts[:4] == [7, 7, 7, 6] and counts[11] == 3 and sum(counts) == 30
+    # closing joining with no stated size takes the head count as the class size
+    other, other_token = store.create_session("10.0.0.7")
+    joined(store, other, 2, "10.0.0.8")
+    assert store.roster(other, other_token, size=None, joining=False) == {"joined": 2, "size": 2, "joining": False}
+    with pytest.raises(Closed, match="closed joining"):
+        store.join(other, "10.0.0.8")
+    assert store.roster(other, other_token, size=None, joining=True)["size"] is None
+    joined(store, other, 1, "10.0.0.8")
+    for bad in (0, students.MAX_STUDENTS + 1, "30", 2.5, True):
+        with pytest.raises(Invalid):
+            store.roster(other, other_token, size=bad)
+    assert store.roster(other, other_token, size=students.MAX_STUDENTS)["size"] == students.MAX_STUDENTS
+    with pytest.raises(Invalid):
+        store.roster(other, other_token, joining="no")
+    with pytest.raises(Forbidden):
+        store.roster(other, token, size=5)
 
 
 def test_peer_instruction_vote_discuss_vote_again_reveal(store, clock):
@@ -458,37 +551,44 @@ def test_the_session_lifetimes_come_from_the_environment(database, clock, monkey
                                                                                   else sessions.Postgres)
 
 
-def test_a_lecturer_behind_a_busy_address_can_always_start_a_session(store, clock, monkeypatch):
-    """Students at the school's address pressed "start" many times: the lecturer's start still works, and gives
-    up only an empty session of that address, never a running lecture."""
+def test_no_session_is_ever_deleted_to_make_room_for_another(store, clock, monkeypatch):
+    """Students at the school's address pressed "start" many times: the lecturer's session, with or without a
+    question or students, stays; a start past the bound is refused, saying why and what to do."""
     monkeypatch.setattr(sessions, "MAX_SESSIONS_PER_OWNER", 3)
-    running, running_token = store.create_session(ADDRESS)
-    key_question(store, running, running_token)
-    empties = [store.create_session(ADDRESS)[0] for _ in range(2)]
-    for _ in range(5):
+    lecture_code, _token = store.create_session(ADDRESS)
+    joined(store, lecture_code, 2, "10.9.0.1")  # the class joined, before the first question
+    for _ in range(2):
         clock.t += 1
         store.create_session(ADDRESS)
-    codes = [r[0] for r in rows(store, "class_sessions")]
-    assert running in codes and not set(empties) & set(codes) and len(codes) == 3
-    for code, token in [store.create_session(ADDRESS) for _ in range(2)]:
-        key_question(store, code, token)
-    with pytest.raises(Full, match="This address runs 3 sessions with questions"):
-        store.create_session(ADDRESS)
+    before = rows(store, "class_sessions")
+    for _ in range(5):
+        clock.t += 1
+        with pytest.raises(Full, match=r"runs 3 class sessions, as many as it may: end one with the 'end session'"
+                                       r" button of its control link, or wait until one has been idle for 180 minutes"):
+            store.create_session(ADDRESS)
+    assert rows(store, "class_sessions") == before and len(rows(store, "class_students")) == 2
     store.create_session("10.0.0.2")  # another address is not held up
 
 
-def test_a_full_server_makes_room_from_idle_empty_sessions(store, clock, monkeypatch):
+def test_a_full_server_refuses_a_start_and_frees_itself_as_sessions_go_idle(store, clock, monkeypatch):
     monkeypatch.setattr(sessions, "MAX_SESSIONS", 3)
-    busy = [store.create_session(f"10.1.0.{k}") for k in range(2)]
-    for code, token in busy:
-        key_question(store, code, token)
-    empty, _ = store.create_session("10.1.0.9")
-    with pytest.raises(Full, match="as many class sessions as it can"):
-        store.create_session("10.1.0.10")  # the empty one is new: it may be a lecturer about to pose
-    clock.t += sessions.EMPTY_GRACE
+    with_question = store.create_session("10.1.0.1")
+    key_question(store, *with_question)
+    store.create_session("10.1.0.2")
+    clock.t += 600
+    busy = store.create_session("10.1.0.3")
+    before = rows(store, "class_sessions")
+    with pytest.raises(Full, match="as many class sessions as it can: try again later. A session ends once it has"
+                                   " been idle for 180 minutes"):
+        store.create_session("10.1.0.10")
+    assert rows(store, "class_sessions") == before  # nothing deleted
+    clock.t += store.idle - 600 - 0.001  # just inside: the first two are not idle long enough yet
+    with pytest.raises(Full):
+        store.create_session("10.1.0.10")
+    clock.t += 0.002  # just outside: the two idle ones (one with a question) have ended; the busy one stays
     store.create_session("10.1.0.10")
     codes = [r[0] for r in rows(store, "class_sessions")]
-    assert empty not in codes and all(code in codes for code, _ in busy)
+    assert with_question[0] not in codes and busy[0] in codes and len(codes) == 2
 
 
 def test_everything_else_is_bounded(store, monkeypatch):

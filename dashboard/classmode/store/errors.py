@@ -60,3 +60,9 @@ class JoinsLimited(RateLimited):
 
 class JoinLimiter(RateLimiter):
     error = JoinsLimited
+
+
+class JoinWait(RateLimited):
+    """Joins from one address come at a human pace (Store.join): the student's page tries again by itself."""
+
+    message = N_("Many students are joining from this address just now: this page joins by itself in a moment.")

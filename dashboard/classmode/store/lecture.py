@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import secrets
 
+from ...attention import check_int
 from ...i18n import N_, _
-from . import schema
+from . import schema, students
 from .errors import Closed, Full, Invalid, NotFound
 
 MAX_QUESTIONS = 100  # per session
+KEEP = object()  # Lecture.roster: the class size stays as it is
 COLUMNS = ", ".join(schema.QUESTION_COLUMNS)
 STEP_REFUSED = {"discuss": N_("The discussion follows the first vote."),
                 "vote2": N_("The second vote follows the discussion."),
@@ -73,13 +75,41 @@ class Lecture:
 
         return self.db.run(True, body)
 
+    def _roster(self, cur, code: str) -> dict:
+        joined = cur.one("SELECT COUNT(*) FROM class_students WHERE session = {}", code)[0]
+        size, joining = cur.one("SELECT class_size, joining FROM class_sessions WHERE code = {}", code)
+        return {"joined": joined, "size": size, "joining": bool(joining)}
+
+    def roster(self, code, token, size=KEEP, joining: bool | None = None) -> dict:
+        """The class: students joined, the class size the lecturer stated (None: not stated), whether joining is
+        open. `size` (1..MAX_STUDENTS, or None for no stated size) and `joining` change them first. Closing joining
+        with no size stated takes the head count as the class size."""
+        if size is not KEEP and size is not None:
+            size = check_int(N_("The class size"), size, 1, students.MAX_STUDENTS, error=schema.invalid)
+        if joining is not None and not isinstance(joining, bool):
+            raise Invalid(_("Joining is open or closed."))
+
+        def body(cur):
+            checked = self._control(cur, code, token)
+            if size is not KEEP:
+                cur.execute("UPDATE class_sessions SET class_size = {} WHERE code = {}", size, checked)
+            if joining is not None:
+                cur.execute("UPDATE class_sessions SET joining = {} WHERE code = {}", int(joining), checked)
+                if not joining:
+                    cur.execute("UPDATE class_sessions SET class_size = (SELECT COUNT(*) FROM class_students WHERE"
+                                " session = {}) WHERE code = {} AND class_size IS NULL", checked, checked)
+            if size is not KEEP or joining is not None:
+                self._touch(cur, checked)
+            return self._roster(cur, checked)
+
+        return self.db.run(size is not KEEP or joining is not None, body)
+
     def _heads(self, cur, code: str, question_id) -> dict:
         q = self._question(cur, code, question_id)
-        joined = cur.one("SELECT COUNT(*) FROM class_students WHERE session = {}", code)[0]
         answered = cur.one("SELECT COUNT(*) FROM class_answers WHERE question = {} AND round = {}",
                            q["id"], q["rounds"])[0]
-        return {"id": q["id"], "phase": q["phase"], "round": q["rounds"], "joined": joined, "answered": answered,
-                "remaining": self._remaining(q)}
+        return {"id": q["id"], "phase": q["phase"], "round": q["rounds"], **self._roster(cur, code),
+                "answered": answered, "remaining": self._remaining(q)}
 
     def _remaining(self, q: dict) -> float | None:
         """Seconds until the open vote locks, or None (no timer, or no vote open)."""

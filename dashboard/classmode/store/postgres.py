@@ -11,6 +11,7 @@ class Postgres:
     # PostgreSQL's own placeholders, through psycopg's raw cursor: psycopg reads nothing in the query,
     # so a literal % or ? in it is plain SQL.
     param = "${}"
+    for_update = " FOR UPDATE"  # joins to one session queue
     for_share = " FOR SHARE"  # a reveal waits for answers in flight, and they see it once it commits
     lock_sessions = "LOCK TABLE class_sessions IN SHARE ROW EXCLUSIVE MODE"  # the session bound holds
     lock_schema = "SELECT pg_advisory_xact_lock(13)"  # workers starting at once create the tables once

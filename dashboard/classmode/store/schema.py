@@ -17,7 +17,7 @@ from ...attention import HEAD_CHOICES, check_int
 from ...i18n import N_, _
 from .errors import Forbidden, Invalid, NotFound
 
-VERSION = 3  # a store made by another version is dropped and made again (sessions last hours, not releases)
+VERSION = 4  # a store made by another version is dropped and made again (sessions last hours, not releases)
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
 CODE_LENGTH = 6
 TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
@@ -56,7 +56,9 @@ CREATE TABLE IF NOT EXISTS class_sessions (
     created DOUBLE PRECISION NOT NULL,
     expires DOUBLE PRECISION NOT NULL,
     active DOUBLE PRECISION NOT NULL,
-    questions INTEGER NOT NULL DEFAULT 0
+    questions INTEGER NOT NULL DEFAULT 0,
+    class_size INTEGER,
+    joining INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS class_sessions_owner ON class_sessions (owner);
 CREATE TABLE IF NOT EXISTS class_students (
@@ -66,7 +68,7 @@ CREATE TABLE IF NOT EXISTS class_students (
     joined DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (session, id)
 );
-CREATE INDEX IF NOT EXISTS class_students_owner ON class_students (session, owner);
+CREATE INDEX IF NOT EXISTS class_students_owner ON class_students (session, owner, joined);
 CREATE TABLE IF NOT EXISTS class_questions (
     id TEXT PRIMARY KEY,
     session TEXT NOT NULL REFERENCES class_sessions (code) ON DELETE CASCADE,

@@ -27,7 +27,6 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3] / "data"
 # Bounds: a live server holds at most this much, whatever clients send.
 MAX_SESSIONS = 200
 MAX_SESSIONS_PER_OWNER = 10  # live sessions started from one address
-EMPTY_GRACE = 600.0  # seconds: on a full server, a session with no question, idle this long, makes room
 
 
 class Store(Lecture, Students):
@@ -115,35 +114,29 @@ class Store(Lecture, Students):
     def create_session(self, address: str = "?") -> tuple[str, str]:
         """A new session: (join code, control token). The token is shown once and only its hash is stored.
 
-        Sessions expire when idle, so the server's bound frees itself. An address at its bound gives up its
-        least recently used session with no question (a class behind one school address may have pressed
-        "start" by mistake; the lecturer's start still works); a full server gives up the least recently used
-        such session that has been idle EMPTY_GRACE seconds."""
+        No session is ever deleted to make room: a start past a bound (MAX_SESSIONS_PER_OWNER from one address,
+        MAX_SESSIONS on the server) is refused with a message that says why and what to do. The bounds free
+        themselves: every session ends once it has been idle for the stated time, with or without a question."""
         owner = schema.owner(address)
         token = secrets.token_urlsafe(schema.TOKEN_BYTES)
+        minutes = max(1, round(self.idle / 60))
 
         def body(cur):
             now = self.clock()
             if self.db.backend.lock_sessions:
                 cur.execute(self.db.backend.lock_sessions)
             self._purge(cur)
-            mine = cur.all("SELECT code, questions FROM class_sessions WHERE owner = {} ORDER BY active", owner)
-            if len(mine) >= MAX_SESSIONS_PER_OWNER:
-                empty = next((c for c, questions in mine if questions == 0), None)
-                if empty is None:
-                    raise Full(ngettext(
-                        "This address runs {count} session with questions: end one (its control link has an 'end "
-                        "session' button), or wait until one has been idle for {hours:g} hours.",
-                        "This address runs {count} sessions with questions: end one (its control link has an 'end "
-                        "session' button), or wait until one has been idle for {hours:g} hours.",
-                        len(mine)).format(count=len(mine), hours=self.idle / 3600))
-                cur.execute("DELETE FROM class_sessions WHERE code = {}", empty)
+            mine = cur.one("SELECT COUNT(*) FROM class_sessions WHERE owner = {}", owner)[0]
+            if mine >= MAX_SESSIONS_PER_OWNER:
+                raise Full(ngettext(
+                    "This address runs {count} class session, as many as it may: end it with the 'end session' "
+                    "button of its control link, or wait until it has been idle for {minutes} minutes.",
+                    "This address runs {count} class sessions, as many as it may: end one with the 'end session' "
+                    "button of its control link, or wait until one has been idle for {minutes} minutes.",
+                    mine).format(count=mine, minutes=minutes))
             if cur.one("SELECT COUNT(*) FROM class_sessions")[0] >= MAX_SESSIONS:
-                idle = cur.one("SELECT code FROM class_sessions WHERE questions = 0 AND active <= {} ORDER BY active"
-                               " LIMIT 1", now - EMPTY_GRACE)
-                if idle is None:
-                    raise Full(_("This server runs as many class sessions as it can: try again later."))
-                cur.execute("DELETE FROM class_sessions WHERE code = {}", idle[0])
+                raise Full(_("This server runs as many class sessions as it can: try again later. A session ends "
+                             "once it has been idle for {minutes} minutes.").format(minutes=minutes))
             while True:
                 code = "".join(secrets.choice(schema.CODE_ALPHABET) for _position in range(schema.CODE_LENGTH))
                 if cur.one("INSERT INTO class_sessions (code, token_hash, owner, created, expires, active)"

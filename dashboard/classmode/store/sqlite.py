@@ -11,6 +11,7 @@ from pathlib import Path
 
 class SQLite:
     param = "?{}"  # sqlite3's numbered placeholder: ?1, ?2 ...
+    for_update = ""  # joins to one session queue
     for_share = ""  # BEGIN IMMEDIATE already serialises writers
     lock_sessions = lock_schema = ""
     errors = (sqlite3.Error, OSError)  # a full disk, a read-only file or folder, a missing folder ...

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import secrets
 
-from ...i18n import N_, _
+from ...i18n import N_, _, ngettext
 from . import schema
-from .errors import Closed, Full, NotFound
+from .errors import Closed, Full, JoinWait, NotFound
 
-MAX_STUDENTS = 1000  # per session
+MAX_STUDENTS = 1000  # per session (and the largest class size a lecturer can state)
 MAX_STUDENTS_PER_OWNER = 300  # per session and address: a class behind one school address fits
+# Joins from one address come at a human pace: at most JOINS_PER_WINDOW in any JOIN_WINDOW seconds, counted in the
+# store (so across workers and hosts). A class of 200 behind one school address joins within 50 s (five windows);
+# a script at that address gets 4 places a second, and no more places than the class size leaves.
+JOIN_WINDOW = 10.0
+JOINS_PER_WINDOW = 40
 MAX_CHANGES = 50  # changes of one student's answer in one round
 NOT_OPEN = {"discuss": N_("Discuss your answer with your neighbour: the second vote opens soon."),
             "revealed": N_("The answer has been revealed: answers are closed."),
@@ -23,21 +28,38 @@ class Students:
     """Mixed into Store: needs self.db, self.clock, self._live, self._session, self._touch, self._question."""
 
     def join(self, code, address: str = "?") -> str:
-        """A new student of a live session: a random id, which the browser keeps and sends back. At most
-        MAX_STUDENTS a session, MAX_STUDENTS_PER_OWNER of them from one address."""
+        """A new student of a live session: a random id, which the browser keeps and sends back. Only while the
+        lecturer keeps joining open, up to the class size the lecturer stated (else MAX_STUDENTS), at most
+        MAX_STUDENTS_PER_OWNER of them from one address, and from one address at a human pace (JoinWait)."""
         owner = schema.owner(address)
         student = secrets.token_urlsafe(schema.STUDENT_BYTES)
 
         def body(cur):
             checked = self._session(cur, code)
-            total, mine = cur.one("SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END) FROM class_students"
-                                  " WHERE session = {}", owner, checked)
+            # joins to one session queue (the row lock), so the class size holds exactly
+            size, joining = cur.one("SELECT class_size, joining FROM class_sessions WHERE code = {}"
+                                    + self.db.backend.for_update, checked)
+            if not joining:
+                raise Closed(_("The lecturer has closed joining: ask them to open it again."))
+            now = self.clock()
+            total, mine, recent = cur.one(
+                "SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END), SUM(CASE WHEN owner = {} AND joined"
+                " > {} THEN 1 ELSE 0 END) FROM class_students WHERE session = {}",
+                owner, owner, now - JOIN_WINDOW, checked)
+            if size is not None and total >= size:
+                raise Full(ngettext(
+                    "The class is complete: its {size} student has joined. If you are not that student, ask the "
+                    "lecturer to raise the class size.",
+                    "The class is complete: its {size} students have joined. If you are not one of them, ask the "
+                    "lecturer to raise the class size.", size).format(size=size))
             if total >= MAX_STUDENTS:
                 raise Full(_("This session has as many students as it takes."))
             if (mine or 0) >= MAX_STUDENTS_PER_OWNER:
                 raise Full(_("This session has as many students from this address as it takes."))
+            if (recent or 0) >= JOINS_PER_WINDOW:
+                raise JoinWait(JOIN_WINDOW / JOINS_PER_WINDOW)
             cur.execute("INSERT INTO class_students (session, id, owner, joined) VALUES ({}, {}, {}, {})",
-                        checked, student, owner, self.clock())
+                        checked, student, owner, now)
             self._touch(cur, checked)
             return student
 
