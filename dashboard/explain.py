@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import margins
 from .attention import MultiHeadResult, check_int, softmax
 
 
@@ -60,6 +61,7 @@ class HeadSummary(NamedTuple):
     entropy: np.ndarray  # mean over rows of -sum_j A_rj log2 A_rj, in bits; log2 n is uniform attention
     largest: np.ndarray  # the largest weight A^(i)_rj
     own_cluster: np.ndarray  # mean over rows of the weight a token puts on its own cluster
+    next_cluster: np.ndarray  # mean over rows of the weight on the next cluster, (c + 1) mod 3: the lab's other mixing
 
 
 def head_summaries(A: np.ndarray, cluster: np.ndarray) -> HeadSummary:
@@ -67,7 +69,23 @@ def head_summaries(A: np.ndarray, cluster: np.ndarray) -> HeadSummary:
     with np.errstate(divide="ignore", invalid="ignore"):
         plogp = np.where(A > 0, A * np.log2(A), 0.0)  # 0 log 0 = 0
     same = cluster[:, None] == cluster[None, :]  # (n, n)
-    return HeadSummary(-plogp.sum(-1).mean(-1), A.max(axis=(1, 2)), (A * same).sum(-1).mean(-1))
+    nxt = (cluster[:, None] + 1) % (cluster.max() + 1) == cluster[None, :]
+    return HeadSummary(-plogp.sum(-1).mean(-1), A.max(axis=(1, 2)), (A * same).sum(-1).mean(-1),
+                       (A * nxt).sum(-1).mean(-1))
+
+
+ROLES = ("own cluster", "next cluster", "mixed")
+
+
+def head_roles(summary: HeadSummary) -> list[int]:
+    """Each head's role, an index of ROLES: own or next cluster when that cluster holds more than half of a row's
+    weight on average and beats the other two clusters by more than margins.WEIGHT; else mixed."""
+    rest = 1 - summary.own_cluster - summary.next_cluster
+    roles = []
+    for own, nxt, other in zip(summary.own_cluster, summary.next_cluster, rest):
+        c = margins.compare([own, nxt, other], margins.WEIGHT)
+        roles.append(c.best if c.clear and c.best < 2 and (own, nxt)[c.best] > 0.5 else 2)
+    return roles
 
 
 # ------------------------------------------------------------------ influence

@@ -141,8 +141,10 @@ def test_summary_table_reads_the_heads():
     table = from_html(summary.update_summary(model(4, 0, **SEED_MODEL)))
     caption = texts(table.children[0])[0]
     entropy = [-(A[i] * np.log2(A[i])).sum(-1).mean() for i in range(4)]
-    sharpest = int(np.argmin(entropy))
-    assert caption.startswith(f"Head {sharpest + 1} is the sharpest ({entropy[sharpest]:.2f} bits")
+    best, runner = np.argsort(entropy)[:2]  # 3.551 and 3.561 bits: within the margin, too close to tell
+    assert entropy[runner] - entropy[best] <= 0.05
+    assert caption.startswith(f"No head is clearly the sharpest: the two sharpest, heads {best + 1} and {runner + 1}, "
+                              f"carry {entropy[best]:.3f} and {entropy[runner]:.3f} bits")
     rows = [[texts(c)[0] for c in row.children] for row in table.children[2].children]
     assert [float(r[1]) for r in rows] == pytest.approx(np.round(entropy, 2), abs=1e-9)
     assert [float(r[2]) for r in rows] == pytest.approx(np.round(A.max(axis=(1, 2)), 3), abs=1e-9)

@@ -7,25 +7,24 @@ import numpy as np
 from dash import Output, html
 
 from .. import attention as core
-from .. import explain, figures
-from ..i18n import _, ngettext
+from .. import explain, figures, margins
+from ..i18n import _, ngettext, sentences
 from ..state import model
-from .ui import StaticHtml, to_html
+from .controls import MODEL, ModelView
 from .wiring import callback
-from .worked import WORKED_TEXT
 
 SUMMARY = "head-summary"
 
 
-def layout() -> StaticHtml:
-    return StaticHtml(id=SUMMARY, className="head-summary mb-3")
+def layout() -> html.Div:
+    return html.Div(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "html"), WORKED_TEXT.input, prevent_initial_call=True)
-def update_summary(controls):
-    s = WORKED_TEXT.read(controls).setting
+@callback(Output(SUMMARY, "children"), inputs=dict(shared=MODEL["example"].input), prevent_initial_call=True)
+def update_summary(shared):
+    s = ModelView.parse(shared).setting
     ex, r = model(s)
-    return to_html(summary_table(explain.head_summaries(r.A, ex.cluster), s.n))
+    return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
 
 
 def as_shown(value: float, digits: int = 2) -> float:
@@ -40,39 +39,63 @@ def heads_named(heads: list[int]) -> str:
     return ngettext("head {heads}", "heads {heads}", len(heads)).format(heads=", ".join(map(str, heads)))
 
 
-def reading(summary: explain.HeadSummary, n: int) -> str:
-    """One line on the table: the sharpest heads, and which heads favour their own cluster."""
-    bits, own = [as_shown(e) for e in summary.entropy], [as_shown(o) for o in summary.own_cluster]
+def sharpest_text(summary: explain.HeadSummary, n: int) -> str:
+    """The sharpest head, named only when it beats the next by more than margins.BITS; else too close to tell."""
+    bits = summary.entropy
+    c = margins.compare(bits, margins.BITS, lower_is_better=True)
+    if c.clear:
+        # Translators: attention heads; log₂ n bits is the entropy of a uniform row
+        return _("Head {head} is the sharpest ({bits:.2f} bits a row, against {other:.2f} for the next, head "
+                 "{runner}, and log₂ {n} = {uniform:.2f} for uniform attention)").format(
+                     head=c.best + 1, bits=bits[c.best], other=bits[c.runner_up], runner=c.runner_up + 1, n=n,
+                     uniform=np.log2(n))
+    # Translators: attention heads; log₂ n bits is the entropy of a uniform row
+    return _("No head is clearly the sharpest: the two sharpest, heads {head} and {runner}, carry {bits:.3f} and "
+             "{other:.3f} bits a row, within {margin} bits of each other (log₂ {n} = {uniform:.2f} for uniform "
+             "attention)").format(head=c.best + 1, runner=c.runner_up + 1, bits=bits[c.best],
+                                  other=bits[c.runner_up], margin=margins.BITS, n=n, uniform=np.log2(n))
+
+
+def roles_text(summary: explain.HeadSummary) -> str:
+    """What each trained head does, from its own- and next-cluster mass (explain.head_roles)."""
+    roles = explain.head_roles(summary)
+    groups = [[i + 1 for i, role in enumerate(roles) if role == k] for k in range(len(explain.ROLES))]
+    # Translators: the roles of trained attention heads: {own}, {next}, {mixed} are lists of heads or "none"
+    return _("Trained, the heads take roles: own cluster (more than half a row's weight on it): {own}; next "
+             "cluster: {next}; mixed: {mixed}.").format(
+                 **{name: ", ".join(map(str, heads)) if heads else _("none")
+                    for name, heads in zip(("own", "next", "mixed"), groups)})
+
+
+def reading(summary: explain.HeadSummary, n: int, trained: bool = False) -> str:
+    """One line on the table: the sharpest head (past the margin), which heads favour their own cluster, and for
+    trained weights each head's role."""
     uniform_own = as_shown(1 / core.N_CLUSTERS)  # a third of the tokens are in a token's own cluster
-    if len(bits) == 1:
+    if len(summary.entropy) == 1:
         return _("The one head's rows carry {bits:.2f} bits on average, against log₂ {n} = {uniform:.2f} for uniform "
                  "attention; it puts {own:.2f} on a token's own cluster, against the uniform {uniform_own:.2f}."
-                 ).format(bits=bits[0], n=n, uniform=np.log2(n), own=own[0], uniform_own=uniform_own)
-    sharpest = [i + 1 for i, b in enumerate(bits) if b == min(bits)]
-    favour = [i + 1 for i, o in enumerate(own) if o > uniform_own]
-    # Translators: attention heads; log₂ n bits is the entropy of a uniform row
-    first = ngettext("Head {heads} is the sharpest ({bits:.2f} bits a row, against log₂ {n} = {uniform:.2f} for "
-                     "uniform attention)",
-                     "Heads {heads} are the sharpest ({bits:.2f} bits a row, against log₂ {n} = {uniform:.2f} for "
-                     "uniform attention)", len(sharpest)).format(heads=", ".join(map(str, sharpest)), bits=min(bits),
-                                                                 n=n, uniform=np.log2(n))
+                 ).format(bits=summary.entropy[0], n=n, uniform=np.log2(n), own=summary.own_cluster[0],
+                          uniform_own=uniform_own)
+    favour = [i + 1 for i, o in enumerate(summary.own_cluster) if margins.beats(o, 1 / core.N_CLUSTERS,
+                                                                                margins.WEIGHT)]
     if favour:
         favoured = ngettext("head {heads} puts more than the uniform {uniform_own:.2f} on a token's own cluster",
                             "heads {heads} put more than the uniform {uniform_own:.2f} on a token's own cluster",
                             len(favour)).format(heads=", ".join(map(str, favour)), uniform_own=uniform_own)
     else:
-        favoured = _("no head puts more than the uniform {uniform_own:.2f} on a token's own cluster").format(
+        favoured = _("no head puts clearly more than the uniform {uniform_own:.2f} on a token's own cluster").format(
             uniform_own=uniform_own)
     # Translators: two clauses of one sentence: the sharpest heads; the heads that favour their own cluster
-    return _("{sharpest}; {favoured}.").format(sharpest=first, favoured=favoured)
+    first = _("{sharpest}; {favoured}.").format(sharpest=sharpest_text(summary, n), favoured=favoured)
+    return sentences(first, roles_text(summary)) if trained else first
 
 
-def summary_table(summary: explain.HeadSummary, n: int) -> html.Table:
+def summary_table(summary: explain.HeadSummary, n: int, trained: bool = False) -> html.Table:
     rows = [html.Tr([html.Th(figures.head_title(i), scope="row"), html.Td(f"{e:.2f}"), html.Td(f"{m:.3f}"),
                      html.Td(f"{o:.2f}")])
             for i, (e, m, o) in enumerate(zip(summary.entropy, summary.largest, summary.own_cluster))]
     return html.Table(
-        [html.Caption(reading(summary, n)),
+        [html.Caption(reading(summary, n, trained)),
          # Translators: an attention head
          html.Thead(html.Tr([html.Th(_("head"), scope="col"),
                              html.Th(_("entropy, bits (uniform {uniform:.2f})").format(uniform=np.log2(n)),
