@@ -232,7 +232,8 @@ class QueryRanking(NamedTuple):
     ranks: np.ndarray  # (6, n)  rank() of each row: 1 = largest
     rho: np.ndarray  # (4,)  Spearman's rho of each of PAIRS
     top_match: np.ndarray  # (4,) bool  whether a key ranked 1st by one measure of the pair is 1st by the other
-    mover: int  # the key whose rank moves most from weight to influence in head i (the lowest j on a tie)
+    mover: int  # the key whose rank moves most from weight to influence in head i, among the keys carrying at least
+    # margins.SHARE of the row's influence ΣⱼN^(i)_rj (the lowest j on a tie); -1 when none of them moves
     passed: np.ndarray  # the keys that pass it (it moves down) or that it passes (up) from weight to influence
     value_size: np.ndarray  # (n,)  ||f_j^(i)||: why N^(i) reorders the weights
 
@@ -248,7 +249,11 @@ def query_ranking(result: MultiHeadResult, infl: Influence, i: int, r: int) -> Q
     first, second = (np.array(side) for side in zip(*PAIRS))
     top = ranks == 1  # (6, n)
     move = ranks[1] - ranks[0]  # > 0: down from weight to influence
-    j = int(np.argmax(np.abs(move)))
+    carries = values[1] >= margins.SHARE * values[1].sum()  # keys that matter: a stated share of the row's N
+    j = int(np.argmax(np.abs(move) * carries))
+    if not move[j] or not carries[j]:  # no key that matters changes its rank
+        return QueryRanking(i, r, values, ranks, spearman(values[first], values[second]),
+                            (top[first] & top[second]).any(-1), -1, np.array([], dtype=int), infl.value_size[i])
     w, N = values[0], values[1]
     # down: keys not above it by weight but above it by influence, so their values are longer (N = A size);
     # up: keys above it by weight but not by influence, so their values are shorter. Never empty.
@@ -293,3 +298,23 @@ def key_that_matters_most(infl: Influence, r: int) -> KeyQuestion:
     first, second = (int(k) for k in np.argsort(-row, kind="stable")[:2])  # the lowest j on a tie
     margin = float((row[first] - row[second]) / row[first]) if row[first] > 0 else 0.0
     return KeyQuestion(row, first, second, margin, margin >= QUESTION_MARGIN)
+
+
+# -------------------------------------------------- the three layer measures, against each other
+
+LAYER_MEASURES = (3, 4, 5)  # rows of QueryRanking.values: N_r., leave one out, gradient × input
+
+
+class Agreement(NamedTuple):
+    """How far the layer's three influence measures agree on query r's keys: different questions, not one truth."""
+
+    rho: np.ndarray  # (3, 3)  Spearman's ρ of each pair (1 on the diagonal)
+    top: np.ndarray  # (3,)  the key each names first (the lowest on a tie)
+    clear: np.ndarray  # (3,) bool  whether that key beats the measure's runner-up by margins.SHARE of the row
+
+
+def agreement(q: QueryRanking) -> Agreement:
+    values = q.values[list(LAYER_MEASURES)]
+    rho = np.array([[spearman(a, b) for b in values] for a in values])
+    found = [margins.compare(v / v.sum(), margins.SHARE) for v in values]
+    return Agreement(rho, np.array([c.best for c in found]), np.array([c.clear for c in found]))

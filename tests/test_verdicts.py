@@ -94,3 +94,21 @@ def test_training_check_cannot_tell_where_the_correct_layer_cannot_learn():
     correct = checks.check_learns(None, 4, True, losses)
     assert not correct.passed and checks.catches(correct, checks.check_learns(bugs.BY_KEY["mask-after"], 4, True,
                                                                              losses)) is None
+
+
+def test_the_three_measures_are_compared_with_each_other():
+    """Finding 7: a rank-agreement table of N, leave one out and gradient × input, with the key each names."""
+    from dashboard import explain
+    from dashboard.explorer import influence_tables
+    from dashboard.state import Setting, model
+    from tests.util import texts
+
+    ex, result = model(Setting(2, 0, 4, "seed", 0, "trained"))
+    q = explain.query_ranking(result, explain.influence(result, ex.W_O), 1, 5)
+    a = explain.agreement(q)
+    values = q.values[[3, 4, 5]]
+    assert np.allclose(np.diag(a.rho), 1) and a.rho[0, 1] == pytest.approx(explain.spearman(values[0], values[1]))
+    assert list(a.top) == [int(np.argmax(v)) for v in values]
+    table = influence_tables.agreement_table(q)
+    assert "not one truth" in table.children[0].children
+    assert "Σⱼ N⁽ⁱ⁾_rj, is an upper bound" in influence_tables.head_effect_intro()

@@ -9,7 +9,7 @@ from functools import reduce
 import numpy as np
 from dash import html
 
-from .. import explain, figures
+from .. import explain, figures, margins
 from ..figures.influence import influence_label
 from ..i18n import _, sentences
 from .summary import as_shown, heads_named
@@ -43,7 +43,7 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     """The key whose rank moves most between A^(i)_r. and N^(i)_r., and why: N = A × ‖v W_O‖."""
     i, r, j = q.head, q.query, q.mover
     n = q.values.shape[1]
-    w_rank, n_rank = int(q.ranks[0, j]), int(q.ranks[1, j])
+    w_rank, n_rank = (int(q.ranks[0, j]), int(q.ranks[1, j])) if j >= 0 else (0, 0)
     A, N = figures.head_label(i), influence_label(i)
     # Translators: two rankings of the attention keys, by attention weight and by influence.
     agree = (_("Spearman's ρ between the two rankings: {rho}; the top keys match.") if q.top_match[0] else
@@ -51,15 +51,18 @@ def disagreement_text(q: explain.QueryRanking) -> str:
                "{by_influence} by influence).")).format(rho=rho_text(q.rho[0]), by_weight=top_key(q.ranks[0]),
                                                         by_influence=top_key(q.ranks[1]))
     if w_rank == n_rank:
-        # Translators: attention head {head}, query {r}; "keys" are attention keys.
-        return sentences(_("In head {head}, for query {r}, every one of the {n} keys keeps its rank from weight to "
-                           "influence.").format(head=i + 1, r=r, n=n), agree)
+        # Translators: attention head {head}, query {r}; "keys" are attention keys; {share} as "5%"
+        return sentences(_("In head {head}, for query {r}, every key that carries at least {share:.0%} of the row's "
+                           "influence keeps its rank from weight to influence.").format(
+                               head=i + 1, r=r, share=margins.SHARE), agree)
     weight, size, infl = q.values[0, j], q.value_size[j], q.values[1, j]
     others = q.value_size[q.passed]
     sup = figures.head_sup(i)
     # Translators: {weight} and {influence} are formulas, as A⁽¹⁾[2, 5] = 0.300; "key" is an attention key.
-    moves = _("In head {head}, for query {r}, key {j} moves most: {weight_rank} of {n} by weight ({weight}) but "
-              "{influence_rank} by influence ({influence}).").format(
+    # Translators: {share} as "5%": the keys that carry at least that share of the row's influence ΣⱼN
+    moves = _("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the row's influence, "
+              "key {j} moves most: {weight_rank} of {n} by weight ({weight}) but {influence_rank} by influence "
+              "({influence}).").format(share=margins.SHARE, 
         head=i + 1, r=r, j=j, n=n, weight_rank=ordinal(w_rank), influence_rank=ordinal(n_rank),
         weight=f"{A}[{r}, {j}] = {weight:.3f}", influence=f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}")
     # Translators: {size} is a formula, ‖v⁽¹⁾_5 W_O⁽¹⁾‖ = 0.812: the length of an attention key's value; "it" is
@@ -200,3 +203,40 @@ def cell_table(c: explain.CellInfluence, i: int, r: int, j: int) -> html.Div:
                                   html.Td(place)]) for step, name, value, place in rows])],
             className="table table-sm drill-table influence-path"),
     ], className="mt-3")
+
+
+def head_effect_intro() -> str:
+    """The paragraph above the heads' table (explorer/influence.py): Σⱼ N is an upper bound, not what a head moves."""
+    return _("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is an upper bound on what it moves there: the "
+             "sum of the lengths of its keys' pieces. Switching the head off (head_i = 0, as in the learning lab's "
+             "surgery) changes output r by ‖(head_i W_O⁽ⁱ⁾)_r‖, the length of their sum, which is smaller where the "
+             "pieces point different ways and cancel. A head can attend sharply, with a low entropy, and still "
+             "matter little.")
+
+
+def agreement_table(q: explain.QueryRanking) -> html.Table:
+    """The layer's three measures against each other for query r: Spearman's ρ of each pair and the key each
+    names first (or "too close to tell" when its top key does not beat the next by margins.SHARE of the row)."""
+    a = explain.agreement(q)
+    # Translators: the layer's three influence measures: N, leaving attention key j out, gradient times input
+    names = ["N[r, j]", _("leave j out"), _("grad × input")]
+    values = q.values[list(explain.LAYER_MEASURES)]
+
+    def top(k: int) -> str:
+        if a.clear[k]:
+            return _("key {key}").format(key=int(a.top[k]))
+        # Translators: {key} leads the measure, but not by the stated margin {share} (as "5%")
+        return _("key {key}, too close to tell (within {share:.0%} of the row)").format(key=int(a.top[k]),
+                                                                                      share=margins.SHARE)
+    rows = [html.Tr([html.Th(name, scope="row"), *(html.Td(rho_text(a.rho[k, m])) for m in range(3)),
+                     html.Td(top(k)), html.Td(f"{values[k, a.top[k]] / values[k].sum():.0%}")])
+            for k, name in enumerate(names)]
+    # Translators: a table's caption: three ways to measure a key's influence answer three different questions
+    caption = _("Query {r}: the layer's three measures against each other. They answer different questions (how "
+                "long a key's piece is, what removing it changes, how the output moves with it), not one truth: "
+                "Spearman's ρ of each pair, and the key each ranks first with its share of the row.").format(
+                    r=q.query)
+    head = [html.Th(_("measure"), scope="col"), *(html.Th(name, scope="col") for name in names),
+            html.Th(_("top key"), scope="col"), html.Th(_("its share"), scope="col")]
+    return html.Table([html.Caption(caption), html.Thead(html.Tr(head)), html.Tbody(rows)],
+                      className="table table-sm drill-table influence-agreement")
