@@ -101,7 +101,6 @@ def test_the_three_measures_are_compared_with_each_other():
     from dashboard import explain
     from dashboard.explorer import influence_tables
     from dashboard.state import Setting, model
-    from tests.util import texts
 
     ex, result = model(Setting(2, 0, 4, "seed", 0, "trained"))
     q = explain.query_ranking(result, explain.influence(result, ex.W_O), 1, 5)
