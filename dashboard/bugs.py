@@ -225,6 +225,9 @@ def trainable(bug: Bug | None, causal: bool = False, scale=None) -> backprop.Lay
 MYSTERY_SALT = 50_000
 
 
-def mystery(seed: int) -> Bug:
-    """The bug mystery number `seed` hides: the same for everyone who opens the same link."""
-    return BUGS[int(np.random.default_rng([seed, MYSTERY_SALT]).integers(len(BUGS)))]
+def mystery(seed: int, causal: bool = False) -> Bug:
+    """The bug mystery number `seed` hides: the same for everyone who opens the same link. With the causal switch
+    off, only among the bugs that need no mask, so that no mystery turns its layers triangular by itself (a bug
+    that needs the mask is a mystery only with the switch on, where every layer has it)."""
+    pool = BUGS if causal else tuple(bug for bug in BUGS if not bug.causal)
+    return pool[int(np.random.default_rng([seed, MYSTERY_SALT]).integers(len(pool)))]

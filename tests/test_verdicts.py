@@ -111,3 +111,19 @@ def test_the_three_measures_are_compared_with_each_other():
     table = influence_tables.agreement_table(q)
     assert "not one truth" in table.children[0].children
     assert "Σⱼ N⁽ⁱ⁾_rj, is an upper bound" in influence_tables.head_effect_intro()
+
+
+def test_a_mystery_gives_no_bug_away():
+    """Finding 11: with the causal switch off no mystery needs a mask (every layer stays square-shaped), and the
+    mystery headline carries no gap that could identify the bug."""
+    from dashboard import bugs
+
+    assert all(not bugs.mystery(k).causal for k in range(1, 1000))
+    assert {bugs.mystery(k, causal=True).key for k in range(1, 1000)} == set(bugs.BY_KEY)
+    import re
+
+    from dashboard.explorer import clinic_text
+    from dashboard.state import Setting
+    for causal in (False, True):
+        words = clinic_text.mystery_headline(Setting(4, 0), causal)
+        assert re.findall(r"\d+", words) == ["4", "0", "12"] and ("causal" in words) == causal

@@ -35,6 +35,16 @@ def headline(s: Setting, name: str, right: MultiHeadResult, wrong: MultiHeadResu
     return said
 
 
+def mystery_headline(s: Setting, causal: bool) -> str:
+    """Mystery mode's headline: the setting and the mask as the causal switch has it, and no gap between the
+    layers (the largest gaps identify a bug at a given setting, so a class could look them up)."""
+    if causal:
+        return _("The correct layer beside the mystery layer (h = {h}, seed {seed}, n = {n}, both with a causal "
+                 "mask): compare their heatmaps and run the checks.").format(h=s.h, seed=s.seed, n=s.n)
+    return _("The correct layer beside the mystery layer (h = {h}, seed {seed}, n = {n}): compare their heatmaps "
+             "and run the checks.").format(h=s.h, seed=s.seed, n=s.n)
+
+
 def passes(v: checks.Verdict) -> html.Td:
     return html.Td([html.Span(_("passes") if v.passed else _("fails"), className="fw-semibold"), html.Br(),
                     html.Small(v.detail)], className="pass" if v.passed else "fail")
