@@ -164,7 +164,11 @@ def test_query_ranking_reads_the_measures(h):
                                         infl.leave_one_out[r], infl.grad_input[r]]):
         np.testing.assert_array_equal(row, expected)
     moves = np.abs(rank(q.values[1]) - rank(q.values[0]))
-    assert moves[q.mover] == moves.max() and q.mover == np.flatnonzero(moves == moves.max())[0]
+    moves[q.values[1] < 0.05 * q.values[1].sum()] = 0  # only keys carrying 5% of the row's influence (issue 36)
+    if moves.max():
+        assert moves[q.mover] == moves.max() and q.mover == np.flatnonzero(moves == moves.max())[0]
+    else:
+        assert q.mover == -1
     for k, (a, b) in enumerate(PAIRS):
         assert q.top_match[k] == (np.argmax(q.values[a]) == np.argmax(q.values[b]))
         ra, rb = rank(q.values[a]), rank(q.values[b])
