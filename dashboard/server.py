@@ -14,6 +14,7 @@ import logging
 import math
 import os
 import traceback
+from urllib.parse import urlsplit, urlunsplit
 
 from dash.exceptions import DependencyException
 from flask import Response, has_request_context, jsonify, request
@@ -162,32 +163,38 @@ def compress(server) -> None:
     Compress(server)
 
 
-def view(app, route: str) -> tuple[str, callable]:
-    """(endpoint, view function) of a Dash app's route whose rule starts with the app's prefix and `route`."""
+def endpoint(app, route: str) -> str:
+    """The Flask endpoint of a Dash app's route whose rule starts with the app's prefix and `route`."""
     rule = app.config.routes_pathname_prefix + route
-    endpoint = next(r.endpoint for r in app.server.url_map.iter_rules() if r.rule.startswith(rule))
-    return endpoint, app.server.view_functions[endpoint]
+    return next(r.endpoint for r in app.server.url_map.iter_rules() if r.rule.startswith(rule))
 
 
-def guard(app) -> None:
-    """Refuse any request that is not for one of the app's own callbacks, and any file Dash does not serve."""
-    dispatch_endpoint, dispatch = view(app, DISPATCH_ROUTE)
+def guard(apps: list) -> None:
+    """With Flask's own hooks: refuse any request that is not for one of the apps' own callbacks (before_request,
+    ahead of Dash's view), and answer 404 for any file Dash does not serve (an error handler)."""
+    server = apps[0].server
+    dispatchers = {endpoint(app, DISPATCH_ROUTE): app for app in apps}
 
-    def guarded_dispatch(*args, **kwargs):
-        if not is_callback_request(request_body(), app.callback_map):
+    @server.before_request
+    def callbacks_only():
+        app = dispatchers.get(request.endpoint)
+        if app is not None and not is_callback_request(request_body(), app.callback_map):
             return bad_request("not a request for one of this app's callbacks")
-        return dispatch(*args, **kwargs)
+        return None
 
-    app.server.view_functions[dispatch_endpoint] = guarded_dispatch
-    suites_endpoint, serve_suite = view(app, SUITES_ROUTE)
+    @server.errorhandler(DependencyException)
+    def unknown_suite(error):  # _dash-component-suites/: a package or file Dash does not serve
+        return Response("not found", 404, mimetype="text/plain")
 
-    def known_suites_only(*args, **kwargs):
-        try:
-            return serve_suite(*args, **kwargs)
-        except DependencyException:  # a package or file Dash does not serve
-            return Response("not found", 404, mimetype="text/plain")
 
-    app.server.view_functions[suites_endpoint] = known_suites_only
+def relative_location(location: str) -> str:
+    """A redirect to this server as a path, which the browser resolves against the address it used: the scheme,
+    host and port stay the browser's behind nginx on any port or a TLS front (Flask builds absolute ones from the
+    Host header, which a proxy may have rewritten)."""
+    parts = urlsplit(location)
+    if parts.scheme in ("http", "https") and parts.netloc == request.host and parts.path.startswith("/"):
+        return urlunsplit(("", "", parts.path, parts.query, parts.fragment))
+    return location
 
 
 def health(checks: dict) -> tuple[Response, int]:
@@ -210,8 +217,6 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
     password = class_password(password)
     wrong_passwords = RateLimiter(rate=WRONG_PASSWORDS_PER_MINUTE / 60, burst=WRONG_PASSWORDS_PER_MINUTE)
     csp = content_security_policy(sorted({h for app in apps for h in app.csp_hashes()}))
-    for app in apps:
-        guard(app)
 
     @server.errorhandler(Exception)
     def server_error(error: Exception):
@@ -248,6 +253,8 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
         log.warning("wrong class password from %s", short(client))
         return password_needed()
 
+    guard(apps)  # after the password: a request without it gets the prompt, whatever its body
+
     @server.after_request
     def headers(response: Response) -> Response:
         response.headers["Content-Security-Policy"] = csp
@@ -255,6 +262,8 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        if "Location" in response.headers:
+            response.headers["Location"] = relative_location(response.headers["Location"])
         if response.mimetype == "text/html":  # a page: its layout, fetched next, follows its language
             lang = page_language()
             if lang != request.cookies.get(i18n.PAGE_COOKIE):

@@ -113,9 +113,21 @@ class Bodies:
                                                         f"{ids.PAGE}.data": page("lecturer", code, token),
                                                         f"{ids.PLAN}.data": plan_data})
 
-    def join(self, code, stored=None):
+    def join(self, code, stored=None, again=None, polls=None):
+        """The page's join: on opening (polls None), or at a poll after the store asked it to wait (again)."""
         return callback_body(self.app, student.join, {f"{ids.PAGE}.data": page("student", code),
-                                                      f"{ids.STUDENT_ID}.data": stored})
+                                                      f"{ids.S_POLL}.n_intervals": polls,
+                                                      f"{ids.STUDENT_ID}.data": stored,
+                                                      f"{ids.S_JOIN_AGAIN}.data": again},
+                             changed=None if polls is None else f"{ids.S_POLL}.n_intervals")
+
+    def roster(self, code, token, size=None, toggle=False):
+        """The lecturer's class size box (size) or the open/close joining button (toggle)."""
+        changed = f"{ids.JOINING}.n_clicks" if toggle else f"{ids.CLASS_SIZE}.value"
+        return callback_body(self.app, lecturer.roster, {f"{ids.PAGE}.data": page("lecturer", code, token),
+                                                         f"{ids.CLASS_SIZE}.value": size,
+                                                         f"{ids.JOINING}.n_clicks": 1 if toggle else None},
+                             changed=changed)
 
     def poll(self, code, student_id, seen=None, polls=1):
         return callback_body(self.app, student.poll, {f"{ids.S_POLL}.n_intervals": polls,

@@ -409,3 +409,35 @@ def test_nginx_takes_8_kib_of_headers_and_logs_no_long_host_or_referer(deploymen
         time.sleep(0.1)
     logged = (tmp_path / "serve.log").read_text(errors="replace")
     assert "h" * 200 not in logged and "r" * 200 not in logged and "q" * 200 not in logged
+
+
+def hrefs(tree) -> set[str]:
+    """Every href in a Dash layout (JSON)."""
+    if isinstance(tree, dict):
+        return {tree["href"]} if isinstance(tree.get("href"), str) else set() | set().union(
+            *(hrefs(v) for v in tree.values()))
+    if isinstance(tree, list):
+        return set().union(*(hrefs(v) for v in tree)) if tree else set()
+    return set()
+
+
+def test_every_header_link_answers_200_through_nginx_on_its_own_port(deployment):
+    """Issue 35 item 2: `make serve` on a port that is not 80; each link in both apps' layouts (their headers'
+    "class mode", "the explorer", ...) and /class itself answer 200, and no redirect leaves the port."""
+    base = deployment.base
+    links = {"/", "/class", "/class/"}
+    for prefix in ("/", "/class/"):
+        links |= {h for h in hrefs(requests.get(base + prefix + "_dash-layout", timeout=10).json())
+                  if h.startswith("/")}
+    assert "/class" in links or "/class/" in links
+    for link in sorted(links):
+        url, hops = base + link, 0
+        while True:
+            r = requests.get(url, allow_redirects=False, timeout=10)
+            if r.status_code not in (301, 302, 303, 307, 308):
+                break
+            url = requests.compat.urljoin(url, r.headers["Location"])
+            assert url.startswith(base + "/"), (link, r.headers["Location"])  # same scheme, host and port
+            hops += 1
+            assert hops < 3
+        assert r.status_code == 200, (link, r.status_code)

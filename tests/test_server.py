@@ -15,7 +15,7 @@ import pytest
 from dash import Input, Output
 
 import app as app_module
-from dashboard import create_app, server
+from dashboard import create_app, create_apps, server
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.ratelimit import RateLimiter
 from dashboard.explorer import equivariance as eq
@@ -391,3 +391,30 @@ def test_both_apps_are_set_up_before_the_first_client():
 
     for app in create_apps():
         assert "deps/react@18.3.1.min.js" in app.registered_paths["dash"]
+
+
+def test_the_guards_are_flask_hooks_and_no_view_function_is_replaced():
+    """Issue 34: no wrapped Flask view_functions. Dash's own views stay in place; before_request and an error
+    handler do the checks (test_forged_requests_... and test_unknown_component_suites_... hold what they do)."""
+    apps = create_apps()
+    views = apps[0].server.view_functions
+    dispatch = [views[server.endpoint(app, server.DISPATCH_ROUTE)] for app in apps]
+    suites = [views[server.endpoint(app, server.SUITES_ROUTE)] for app in apps]
+    assert all(getattr(f, "__module__", "").split(".")[0] == "dash" for f in dispatch + suites), dispatch + suites
+    assert not [f for f in views.values() if f.__module__ == server.__name__ and "guard" in f.__qualname__]
+
+
+@pytest.mark.parametrize("front", [
+    {"Host": "127.0.0.1:8050"},  # nginx on a port of its own, passing the Host the browser sent
+    {"Host": "class.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "class.example.org",
+     "X-Forwarded-Port": "443"},  # a TLS front
+    {"Host": "127.0.0.1"},  # a proxy that drops the port (nginx's $host): the browser's own address still holds
+])
+def test_every_redirect_keeps_the_scheme_host_and_port_the_browser_used(front):
+    """Issue 35 item 2: a redirect's Location is a path, so the browser resolves it against the address it used."""
+    client = create_apps()[0].server.test_client()
+    for path, target in [("/class", "/class/"), ("/class?lang=de", "/class/?lang=de")]:
+        r = client.get(path, headers=front)
+        assert r.status_code in (301, 302, 307, 308) and r.headers["Location"] == target, (path, r.headers)
+    with client.application.test_request_context("/", headers=front):  # another host's address stays whole
+        assert server.relative_location("https://elsewhere.example/x") == "https://elsewhere.example/x"

@@ -10,6 +10,7 @@ from .. import bugs, limits
 from ..attention import HEAD_CHOICES
 from ..i18n import _, translated
 from . import ids
+from .store.students import MAX_STUDENTS as MAX_CLASS
 from .templates import TEMPLATES, TIMERS
 
 TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
@@ -47,6 +48,11 @@ def join_box() -> html.Div:
         # Translators: the join code, followed by it (ABC234)
         html.P([_("code"), " ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
         html.Img(id=ids.QR, alt=_("QR code of the join link"), className="qr"),
+        html.Div([field(_("class size"), dbc.Input(id=ids.CLASS_SIZE, type="number", min=1, max=MAX_CLASS, step=1,
+                                                   size="sm", className="cell-input", debounce=True)),
+                  dbc.Button(_("close joining"), id=ids.JOINING, size="sm", color="secondary", outline=True)],
+                 className="d-flex flex-wrap gap-2 align-items-end mt-2"),
+        html.P(id=ids.ROSTER, className="small mb-0 class-roster", role="status"),
         html.Details([html.Summary(_("control link (private: it runs this session)")),
                       dbc.Label(_("control link"), html_for=ids.CONTROL_LINK, className="visually-hidden"),
                       dbc.Input(id=ids.CONTROL_LINK, readonly=True, size="sm"),

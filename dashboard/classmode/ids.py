@@ -32,6 +32,7 @@ TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, BUG, TRAIN_S
 FORM = (TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, BUG, TRAIN_SEED, TIMER)
 POSE, DISCUSS, VOTE2, REVEAL = "class-pose", "class-discuss", "class-vote2", "class-reveal"
 EXPORT, END, DOWNLOAD = "class-export", "class-end", "class-download"
+CLASS_SIZE, JOINING, ROSTER = "class-size-of-class", "class-joining", "class-roster"  # the room: size, open/closed
 SAVE_PLAN, LOAD_PLAN, PLAN, PLAN_NEXT, PLAN_TEXT = (
     "class-save-plan", "class-load-plan", "class-plan", "class-plan-next", "class-plan-text")
 STATUS, QUESTION, PROMPT, PHASE, FIGURE, COUNT, POLL, RESULTS = (
@@ -51,11 +52,14 @@ S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
 CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
     "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
 S_CLOCK, S_CLOCK_TEXT, S_TICK = "class-student-clock", "class-student-clock-text", "class-student-tick"
+S_JOIN_AGAIN = "class-student-join-again"  # the join was asked to wait (store.JoinWait): the poll tries again
 
-# Limits in this process (each gunicorn worker has its own). Joining: a class of 200 behind one school address
-# joins at once; a guesser of join codes gets JOINS.rate tries a second. Answers: per student id, which the
-# server issued, so a made-up id costs nobody else anything.
-JOINS = JoinLimiter(rate=3.0, burst=300)
+# Limits in this process (each gunicorn worker has its own). Joining: the store paces joins from one address
+# (store/students.py: a class of 200 behind one school address is in within 50 s, its phones trying again at
+# every poll); here a guesser of join codes gets JOINS.rate tries a second (31^6 codes: with 200 sessions live,
+# one hit in ~40 h per process). Answers: per student id, which the server issued, so a made-up id costs nobody
+# else anything.
+JOINS = JoinLimiter(rate=30.0, burst=300)
 PER_STUDENT = RateLimiter(rate=1.0, burst=5)
 MAX_KEY = 64  # characters of a client's address or id that key a limit
 

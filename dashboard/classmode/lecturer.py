@@ -16,7 +16,7 @@ import re
 from dash import Input, Output, State, ctx, no_update
 from dash.exceptions import PreventUpdate
 
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from . import ids
 from .pictures import question_example
 from .qr import join_qr, origin_ok
@@ -60,10 +60,32 @@ def form_values(values: list) -> dict:
     return form
 
 
+def joined_text(heads: dict) -> str:
+    """Students joined, against the class size when the lecturer stated it (or closing joining took it)."""
+    if heads.get("size") is None:
+        return _("{joined} joined").format(joined=heads["joined"])
+    return _("{joined} of {size} joined").format(joined=heads["joined"], size=heads["size"])
+
+
 def head_count(heads: dict) -> str:
-    """The projector's head count: students joined, and how many answered in this round."""
-    return _("{joined} joined · {answered} answered vote {round}").format(
-        joined=heads["joined"], answered=heads["answered"], round=heads["round"])
+    """The projector's head count: students joined (of the class size), and how many answered in this round."""
+    return _("{joined} · {answered} answered vote {round}").format(
+        joined=joined_text(heads), answered=heads["answered"], round=heads["round"])
+
+
+def roster_text(roster: dict) -> str:
+    return (_("{joined}: joining is open.") if roster["joining"] else _("{joined}: joining is closed.")).format(
+        joined=joined_text(roster))
+
+
+def phase_text(heads: dict, results) -> str:
+    """The phase; the reveal says how many answers its figures count."""
+    if heads["phase"] != "revealed" or not results:
+        return _(PHASES[heads["phase"]])
+    count = results["votes"][-1]["count"]
+    return ngettext("Revealed: vote {round} counts {count} answer, one per student who answered.",
+                    "Revealed: vote {round} counts {count} answers, one per student who answered.",
+                    count).format(round=len(results["votes"]), count=count)
 
 
 def clock(heads: dict) -> dict | None:
@@ -76,9 +98,9 @@ def stage(q: dict, heads: dict, results=None, status: str = "", figure=no_update
     """The STAGE outputs for question q in the state `heads` (Store.count's); q without its prompt keeps the one
     shown."""
     phase = heads["phase"]
-    return ({"id": q["id"], "phase": phase}, prompt_text(q) if "prompt" in q else no_update, _(PHASES[phase]),
-            head_count(heads), clock(heads), figure, results_view(results) if results else "",
-            phase not in ("vote1", "vote2", "discuss"), status)
+    return ({"id": q["id"], "phase": phase}, prompt_text(q) if "prompt" in q else no_update,
+            phase_text(heads, results), head_count(heads), clock(heads), figure,
+            results_view(results) if results else "", False, status)
 
 
 @callback(Output(ids.QR, "src"), *STAGE, Input(ids.PAGE, "data"))
@@ -93,7 +115,7 @@ def open_session(page):
         return (None, None, "", "", "", None, "", "", True, str(e))
     qr = join_qr(f"{origin}{ids.PATH}/{code}") if origin_ok(origin) else None
     if q is None:
-        return (qr, None, "", "", "", None, "", "", True, _("Pose the first question."))
+        return (qr, None, "", "", "", None, "", "", False, _("Pose the first question."))
     return (qr, *stage(q, q, results, figure=question_example(q)))
 
 
@@ -153,6 +175,27 @@ def live_count(polls, page, asked):
     except StoreError as e:
         return str(e), None
     return head_count(heads), clock(heads)
+
+
+@callback(Output(ids.ROSTER, "children"), Output(ids.JOINING, "children"), Output(ids.CLASS_SIZE, "value"),
+          Input(ids.PAGE, "data"), Input(ids.CLASS_SIZE, "value"), Input(ids.JOINING, "n_clicks"),
+          Input(ids.POLL, "n_intervals"))
+def roster(page, size, toggles, polls):
+    """The class: joined against the class size, and joining open or closed. The lecturer states the size (an
+    empty box: none) and closes or opens joining; closing with no size takes the head count as the size."""
+    code, token = control(page)
+    size = None if size in (None, "") else int(size) if isinstance(size, float) and size.is_integer() else size
+    try:
+        if ctx.triggered_id == ids.CLASS_SIZE:
+            room = ids.store().roster(code, token, size=size)
+        elif ctx.triggered_id == ids.JOINING:
+            room = ids.store().roster(code, token, size=size, joining=not ids.store().roster(code, token)["joining"])
+        else:
+            room = ids.store().roster(code, token)
+    except StoreError as e:
+        return str(e), no_update, no_update
+    return (roster_text(room), _("close joining") if room["joining"] else _("open joining"),
+            no_update if room["size"] == size else room["size"])
 
 
 # Which page a /class address shows, and the control token from the fragment into this tab's sessionStorage.

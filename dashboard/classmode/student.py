@@ -17,7 +17,7 @@ from dash.exceptions import PreventUpdate
 from ..i18n import N_, _, sentences
 from . import ids
 from .pictures import question_example
-from .store import NotFound, StoreError, schema
+from .store import JoinWait, NotFound, StoreError, schema
 from .templates import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
@@ -50,6 +50,7 @@ def layout() -> html.Div:
         html.Div(id=ids.S_FIGURE, className="class-figure"),
         dcc.Store(id=ids.STUDENT_ID, storage_type="local"),
         dcc.Store(id=ids.SEEN),
+        dcc.Store(id=ids.S_JOIN_AGAIN),
         dcc.Store(id=ids.ASKED),
         dcc.Store(id=ids.S_CLOCK),
         dcc.Interval(id=ids.S_POLL, interval=ids.POLL_MS, disabled=True),
@@ -71,11 +72,15 @@ def own_id(stored, code) -> str | None:
 
 
 @callback(Output(ids.STUDENT_ID, "data"), Output(ids.S_STATUS, "children", allow_duplicate=True),
-          Input(ids.PAGE, "data"), State(ids.STUDENT_ID, "data"), prevent_initial_call="initial_duplicate")
-def join(page, stored):
+          Output(ids.S_JOIN_AGAIN, "data"), Input(ids.PAGE, "data"), Input(ids.S_POLL, "n_intervals"),
+          State(ids.STUDENT_ID, "data"), State(ids.S_JOIN_AGAIN, "data"), prevent_initial_call="initial_duplicate")
+def join(page, polls, stored, again):
     """Join the session: keep the id this browser has for it, else ask the server for one. Joins are limited
-    per address (a class behind one school address fits; a guesser of codes gets a few a second)."""
+    per address (a class behind one school address fits; a guesser of codes gets a few a second); one the store
+    asks to wait (JoinWait) is tried again at the next poll, with no reload."""
     code = student_code(page)
+    if ctx.triggered_id == ids.S_POLL and again is not True:
+        raise PreventUpdate  # the poll joins only after a JoinWait
     student = own_id(stored, code)
     try:
         try:
@@ -86,9 +91,11 @@ def join(page, stored):
             raise PreventUpdate
         ids.JOINS.check(ids.address())
         student = ids.store().join(code, ids.address())
+    except JoinWait as e:
+        return no_update, str(e), True
     except StoreError as e:
-        return no_update, str(e)
-    return {"code": code, "id": student}, no_update
+        return no_update, str(e), None
+    return {"code": code, "id": student}, _(WAITING), None
 
 
 def words(q: dict, k) -> str:
