@@ -63,22 +63,37 @@ def lost(future: Future) -> bool:
     return future.done() and isinstance(future.exception(), BrokenProcessPool)
 
 
+def kept(table: dict, key, function, *args, wait: bool = True):
+    """function(*args) from the child, submitted once and kept in `table` under `key`; with wait=False, None while
+    it runs. A child that dies under it (BrokenProcessPool, also between the check and the wait) gets the work
+    again, once; any other failure is raised, and a later call tries again."""
+    for attempt in (1, 2):
+        with _runs_lock:
+            future = table.get(key)
+            if future is None or lost(future):
+                future = table[key] = submit(function, *args)
+        if not (wait or future.done()):
+            return None
+        try:
+            return future.result()
+        except BrokenProcessPool:
+            if attempt == 2:
+                with _runs_lock:
+                    if table.get(key) is future:
+                        table.pop(key)
+                raise
+        except Exception:
+            with _runs_lock:
+                if table.get(key) is future:
+                    table.pop(key)  # let a later request try again
+            raise
+
+
 def training_runs(seed: int, wait: bool = True) -> dict[int, training.TrainingRun] | None:
     """The runs (h -> run) for a checked training seed: trained once, then kept.
     With wait=False, None while the training is still going on."""
-    with _runs_lock:
-        future = _runs.get(seed)
-        if future is None or lost(future):
-            future = _runs[seed] = submit(train_all, seed)
-    if not (wait or future.done()):
-        return None
-    try:
-        return dict(zip(HEAD_CHOICES, future.result()))
-    except Exception:
-        with _runs_lock:
-            if _runs.get(seed) is future:
-                _runs.pop(seed)  # let a later request try again
-        raise
+    runs = kept(_runs, seed, train_all, seed, wait=wait)
+    return None if runs is None else dict(zip(HEAD_CHOICES, runs))
 
 
 # Other pure functions of a few allowed values, run in the child once and kept (the bug clinic's training).
@@ -88,20 +103,7 @@ _jobs: dict[tuple, Future] = {}
 def off_request(function, *args, wait: bool = True):
     """function(*args), computed once in the child and then kept; with wait=False, None while it runs. `function` is
     a module-level function of numpy code only (the child imports no Dash), its args a few allowed values."""
-    key = (function.__module__, function.__qualname__, *args)
-    with _runs_lock:
-        future = _jobs.get(key)
-        if future is None or lost(future):
-            future = _jobs[key] = submit(function, *args)
-    if not (wait or future.done()):
-        return None
-    try:
-        return future.result()
-    except Exception:
-        with _runs_lock:
-            if _jobs.get(key) is future:
-                _jobs.pop(key)  # let a later request try again
-        raise
+    return kept(_jobs, (function.__module__, function.__qualname__, *args), function, *args, wait=wait)
 
 
 def train_here(seed: int) -> None:

@@ -2,6 +2,7 @@
 
 import os
 import signal
+import threading
 import subprocess
 import sys
 import time
@@ -103,3 +104,17 @@ def test_the_trainer_exits_when_its_parent_dies(sig):
     finally:
         parent.kill()
         parent.wait()
+
+
+def test_a_child_that_dies_while_a_request_waits_is_sent_the_work_again_once():
+    """Issue 34 item 8: a future that breaks between lost() and result() used to raise BrokenProcessPool to the
+    request. The work is sent again, once; the request gets its runs. Independent of xdist's order: the kill
+    happens here, on a seed no other test trains."""
+    seed = 11
+    trainer._runs.pop(seed, None)
+    old = child_pid()
+    killer = threading.Timer(0.3, os.kill, (old, signal.SIGKILL))  # while training_runs waits on the result
+    killer.start()
+    runs = trainer.training_runs(seed)
+    killer.join()
+    assert sorted(runs) == list(HEAD_CHOICES) and child_pid() != old and not alive(old)
