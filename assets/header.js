@@ -8,23 +8,6 @@
   const lectureLink = (href, on) => href.split("?")[0] + (on ? "?lecture=1" : "");
 
   let shownSeed = null;  // the last valid seed: the one the page shows
-  let heldSeed = null;  // the seed box's value as Dash holds it (seedCheck sees each one)
-  let seedBox = null;  // its id
-
-  // What the seed box holds, applied at once on Enter or as focus leaves it (dbc.Input's debounce would wait its
-  // 500 ms for those too), as dbc.Input reports a number box: a number, or NaN when the browser finds it invalid
-  // (out of min..max, not a whole number). A listener, not a callback on the box's n_submit: that callback's
-  // output was one more round of Dash callbacks before the new seed's figures were asked for.
-  function applySeed(event) {
-    if (event.target.id !== seedBox || (event.type === "keydown" && event.key !== "Enter")) return;
-    const box = event.target;
-    const typed = box.value !== "" && box.checkValidity() ? Number(box.value) : NaN;  // "" too: "-", "1e", none
-    if (Object.is(typed, heldSeed)) return;
-    heldSeed = typed;
-    window.dash_clientside.set_props(seedBox, { value: typed });
-  }
-  document.addEventListener("keydown", applySeed, true);
-  document.addEventListener("focusout", applySeed, true);
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     header: {
@@ -70,8 +53,6 @@
       // The seed box: a seed outside min..max (or no whole number) is refused, and the box says so, in red,
       // with the message beside it, and the seed the page still shows. The box reports such a value as NaN.
       seedCheck: function (value, min, max, boxId, messageId) {
-        heldSeed = value;
-        seedBox = boxId;
         const box = document.getElementById(boxId);
         const valid = Number.isInteger(value) && value >= min && value <= max;
         if (valid) shownSeed = value;

@@ -49,7 +49,46 @@
     return Array.from({ length: h }, (_, i) => chosen === null || chosen === i + 1);
   }
 
-  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes };
+  // A tab's store (dashboard/explorer/controls.py) passes the shared controls' values, by name, only while its
+  // tab is shown and only when they differ from what it holds; else null, for no update.
+  function passOn(storeTab, shownTab, names, values, held) {
+    if (storeTab !== shownTab) return null;
+    const named = Object.fromEntries(names.map((name, k) => [name, values[k]]));
+    return JSON.stringify(named) === JSON.stringify(held) ? null : named;
+  }
+
+  // Whether a key press belongs to where it was aimed: text typed in a box, or a slider's arrows. Everything
+  // else (a radio button, a switch, a button, a figure, the page) leaves the key to the shortcuts.
+  const TYPED = new Set(["text", "number", "search", "email", "password", "url", "tel"]);
+  function keepsKeys(target) {
+    if (!target) return false;
+    const tag = String(target.tagName || "").toLowerCase();
+    if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
+    if (tag === "input") return TYPED.has(String(target.type || "text").toLowerCase());
+    return typeof target.getAttribute === "function" && target.getAttribute("role") === "slider";
+  }
+
+  // The button a key presses (presenter.SHORTCUTS, by key), or null: none with a modifier, none where the
+  // target keeps its keys.
+  function shortcutButton(keys, event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || keepsKeys(event.target)) return null;
+    return Object.prototype.hasOwnProperty.call(keys, event.key) ? keys[event.key] : null;
+  }
+
+  // The head after `head` by `by` (±1), 1..h round the ends; a head out of range starts from head 1.
+  function nextHead(head, h, by) {
+    const from = Number.isInteger(head) && head >= 1 && head <= h ? head : 1;
+    return ((from - 1 + by + h) % h) + 1;
+  }
+
+  // The training step after `step` by `by` snapshots of `every` steps, within 0..last.
+  function nextStep(step, by, every, last) {
+    const from = Number.isInteger(step) ? step : last;
+    return Math.min(last, Math.max(0, from + by * every));
+  }
+
+  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton,
+                  nextHead, nextStep };
   if (typeof module === "object" && module.exports) module.exports = rules;
   else root.explorerRules = rules;
 })(this);

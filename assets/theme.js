@@ -73,13 +73,9 @@
   system.addEventListener("change", apply);
   if (document.body) addFilter();
   else document.addEventListener("DOMContentLoaded", addFilter);
-  // Another tab of this browser chose: follow it, switch included.
+  // Another tab of this browser chose: follow it (its switch shows the new choice at the next load).
   window.addEventListener("storage", (e) => {
-    if (e.key !== KEY) return;
-    const chosen = apply();
-    if (document.getElementById("theme") && window.dash_clientside && window.dash_clientside.set_props) {
-      window.dash_clientside.set_props("theme", { value: chosen });
-    }
+    if (e.key === KEY) apply();
   });
 
   // For assets/header.js: the stored theme and a new choice; and lecture mode, which the explorer keeps here

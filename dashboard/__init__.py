@@ -8,7 +8,7 @@ from pathlib import Path
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 # Each app loads the assets it uses: the explorer none of class mode's, class mode none of the explorer's.
-EXPLORER_ONLY = r"(^|/)(explorer|gates)\.js$"
+EXPLORER_ONLY = r"(^|/)explorer\.js$"
 CLASS_ONLY = r"(^|/)(classmode\.js|class\.css)$"
 
 

@@ -17,7 +17,7 @@ from . import bugs, margins, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
 from .constants import CHECKS as CHECK_NAMES
 from .constants import FAST_CHECKS
-from .i18n import N_, _
+from .i18n import _
 from .steps import causal_mask, softmax
 
 CHECKS = CHECK_NAMES  # {name: what it is called}

@@ -36,9 +36,16 @@ class Callbacks:
         self.client: list[tuple[str, tuple, dict]] = []
 
     def callback(self, *dependencies, **kwargs):
-        """Wire the function to `dependencies` (Outputs, Inputs, States).
+        """Wire the function to `dependencies` (Outputs, Inputs, States), or to Dash's flexible signature
+        (`output=…, inputs=dict(…)`, values handed over by name).
         A value no control can send (limits.Invalid) gives no update: the page keeps what it shows.
-        The function runs in the page's language, which Dash passes last and the function never sees."""
+        The function runs in the page's language, which Dash passes as well and the function never sees."""
+        named = isinstance(kwargs.get("inputs"), dict)
+        if named:
+            kwargs["state"] = {**kwargs.get("state", {}), "page_language": State(LANGUAGE, "data")}
+        else:
+            dependencies += (State(LANGUAGE, "data"),)
+
         def record(function):
             @functools.wraps(function)
             def checked(*args, **kw):
@@ -48,21 +55,20 @@ class Callbacks:
                     raise PreventUpdate from None
 
             @functools.wraps(checked)  # its __wrapped__ is the function the module names
-            def in_page_language(*args):
-                *args, lang = args
+            def in_page_language(*args, **kw):
+                if named:
+                    lang = kw.pop("page_language")
+                else:
+                    *args, lang = args
                 with i18n.use(i18n.parse(lang) or i18n.DEFAULT):
-                    return checked(*args)
-            self.server.append((dependencies + (State(LANGUAGE, "data"),), kwargs, in_page_language))
+                    return checked(*args, **kw)
+            self.server.append((dependencies, kwargs, in_page_language))
             return checked
         return record
 
     def clientside_callback(self, function_name: str, *dependencies, **kwargs) -> None:
         """A callback that runs in the browser: window.dash_clientside[namespace][function_name]."""
         self.client.append((function_name, dependencies, kwargs))
-
-    def dependencies(self) -> list[tuple]:
-        """Each callback's Outputs, Inputs and States, as recorded so far."""
-        return [d for d, _, _ in self.server] + [d for _, d, _ in self.client]
 
     def wire(self, app) -> None:
         for dependencies, kwargs, function in self.server:

@@ -13,8 +13,8 @@ from .. import languages, limits
 from ..attention import HEAD_CHOICES
 from ..server import ONE_YEAR
 from ..urls import url_param
-from . import clinic, equivariance, example, gate, header, learning, mixing, model_bar, presenter, ui
-from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, section_id
+from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, presenter, ui
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SECTION_PREFIX, SEED, TAB, URL, WIDTH_CHANGED, section_id
 from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
 
@@ -34,16 +34,16 @@ URL_PARAMS = [
 
 def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
-    ids = {"url": URL, "display": DISPLAY, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX,
+    ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "section": SECTION_PREFIX, "widthChanged": WIDTH_CHANGED,
            "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "headButtonsWithAll": [example.CUBE_FOCUS], "step": learning.LEARN_STEP}
+           "headButtonsWithAll": [example.CUBE_FOCUS]}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
-            "modelTabs": list(model_bar.TABS),
-            "gates": gate.client_config(), "headOptions": head_options_config(),
-            "presenter": presenter.client_config()}
+            "modelTabs": list(model_bar.TABS), "tabStores": controls.client_config(),
+            "headOptions": head_options_config(), "presenter": presenter.client_config()}
 
 
-# Every listener the page needs (the graphs near the screen, a turned phone), registered once.
+# The page's two listeners, registered once: a key presses its shortcut's button (presenter.py), and a page that
+# turns narrow or wide presses WIDTH_CHANGED, which the display store follows (header.py).
 clientside_callback("init", Input(CONFIG, "data"))
 
 # One view visible at a time, and the model bar where it counts; hidden views stay mounted, so their
@@ -52,15 +52,12 @@ clientside_callback("showTab", Output(model_bar.MODEL_BAR, "hidden"),
                     *[Output(section_id(tab), "hidden") for tab in limits.TABS], Input(TAB, "value"),
                     State(CONFIG, "data"))
 
-# The gates' callbacks, grouped by the callbacks they wait for (before the URL's reader, which is not one of those).
-gate.wire(CALLBACKS.dependencies() + header.CALLBACKS.dependencies())
-
-# The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view,
-# and back and forward work. A missing or bad parameter means the default. The reader sets the controls from the
-# URL; the writer, which has no output, so that no gate waits for it, writes a change to the URL.
-clientside_callback("readUrl", *[Output(p["id"], "value") for p in URL_PARAMS], Input(URL, "search"),
-                    State(CONFIG, "data"))
-clientside_callback("writeUrl", *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
+# The URL holds the state (?tab=…&h=…&seed=…, and each view's own), so a link opens that view, and back and
+# forward work. A missing or bad parameter means the default. One callback both ways (Dash allows a callback's
+# outputs to be its inputs): the URL, as the page loads and on back and forward, sets the controls; a control
+# writes the URL.
+clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value") for p in URL_PARAMS],
+                    Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
 
 
 def layout() -> html.Div:
@@ -70,7 +67,7 @@ def layout() -> html.Div:
             *languages.page_parts(),
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
-            *gate.stores(),
+            html.Button(id=WIDTH_CHANGED, hidden=True, tabIndex="-1", **{"aria-hidden": "true"}),
             header.layout(),
             html.Main([model_bar.layout()] + [view.layout() for view in VIEWS] + [presenter.shortcuts()],
                       className="container-xxl py-3", id="main"),

@@ -16,11 +16,10 @@ from ..state import SETTINGS_CACHED, Setting, bug_layers, checks_example
 from ..urls import url_param
 from . import clinic_text as text
 from . import clinic_path, selection
-from .clinic_gates import (BUG, BUGGY, CAUSAL, CAUSAL_FIELD, CLINIC, CLINIC_CELL, HEATMAPS, LAYERS, MYSTERY,
-                           MYSTERY_FIELD, shown)
-from .gate import SETTING, field, gate
+from .clinic_controls import BUG, BUGGY, CAUSAL, CLINIC_CELL, HEATMAPS, LAYERS, MYSTERY, Layers, shown
+from .controls import MODEL, Cell, ModelView
 from .ids import section_id
-from .ui import StaticHtml, TabSection, graph, live_html, to_html
+from .ui import graph, live_html
 from .wiring import callback
 
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
@@ -37,17 +36,15 @@ STORY = "clinic-story"
 TABLE = "clinic-table"
 CATCHES = "clinic-catches"
 POLL = "clinic-poll"  # while the layers train for "still learns"
-URL_PARAMS = [url_param("bug", BUG, limits.DEFAULT_BUG, choices=limits.BUGS, tab="clinic"),
+# the bug stays out of a mystery's URL, which names no bug
+URL_PARAMS = [url_param("bug", BUG, limits.DEFAULT_BUG, choices=limits.BUGS, tab="clinic", when=("mystery", 0)),
               url_param("mystery", MYSTERY, limits.NO_MYSTERY, count=len(limits.MYSTERIES), tab="clinic"),
               url_param("causal", CAUSAL, False, flag=True, tab="clinic")]
 
-CHECKS_GATE = gate("clinic-checks", ("clinic",), {**LAYERS, "checks": field("checks", CHECKS, parse=limits.checks)})
-ANSWER_GATE = gate("clinic-answer", ("clinic",), {
-    "setting": SETTING, "mystery": MYSTERY_FIELD, "causal": CAUSAL_FIELD,
-    "answer": field("answer", ANSWER, parse=lambda v: None if v is None else limits.bug(v))})
+MODEL_STORE = MODEL["clinic"]
 
 
-def layout() -> TabSection:
+def layout() -> html.Section:
     options = [{"label": _(name), "value": key} for key, name in limits.BUGS.items()]
     controls = html.Div(
         [
@@ -62,7 +59,7 @@ def layout() -> TabSection:
                                 value=limits.NO_MYSTERY, debounce=True, size="sm", className="seed-box"),
                       dbc.Button(_("new mystery"), id=NEW_MYSTERY, color="primary", size="sm"),
                       dbc.Button(_("leave mystery mode"), id=LEAVE_MYSTERY, color="secondary", outline=True,
-                                 size="sm")],
+                                 size="sm", hidden=True)],
                      className="d-flex align-items-center gap-2 flex-wrap mt-2"),
             html.Fieldset([html.Legend(_("checks to run"), className="small mb-1"),
                            dbc.Checklist(id=CHECKS, options=[{"label": _(name), "value": key} for key, name in
@@ -87,26 +84,25 @@ def layout() -> TabSection:
          live_html(STORY, className="clinic-story")],
         className="prose",
     )
-    return TabSection(
-        [dbc.Row([dbc.Col(intro, lg=5, className="explain"),
+    return html.Section([
+            MODEL_STORE.store(),
+            dbc.Row([dbc.Col(intro, lg=5, className="explain"),
                   dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
                            graph(HEATMAPS), graph(BUGGY), graph(OUTPUT), clinic_path.layout()], lg=7,
                           className="view")],
                  className="g-4 mb-3 align-items-start"),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
-         html.Div(StaticHtml(id=TABLE), className="clinic-table mt-3", tabIndex="0", role="region",
-                  **{"aria-label": _("the checks on both layers")}),
-         html.Div(StaticHtml(id=CATCHES), className="clinic-table mt-3", tabIndex="0", role="region",
-                  **{"aria-label": _("which check catches which bug")}),
-         dcc.Interval(id=POLL, interval=500, disabled=True)],
-        id=section_id("clinic"),
-    )
+            html.Div(id=TABLE, className="clinic-table mt-3", tabIndex="0", role="region",
+                     **{"aria-label": _("the checks on both layers")}),
+            html.Div(id=CATCHES, className="clinic-table mt-3", tabIndex="0", role="region",
+                     **{"aria-label": _("which check catches which bug")}),
+            dcc.Interval(id=POLL, interval=500, disabled=True)], id=section_id("clinic"), hidden=True)
 
 
 @i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> tuple[dict, dict, dict,
                                                                                                      str]:
-    bug, label = shown(bug_key, mystery)
+    bug, label = shown(bug_key, mystery, causal)
     layers = bug_layers(s, bug.key, causal)
     ex, right, wrong, zmax = *layers, layers.zmax
     # Translators: the correct layer's heatmaps are titled "head 1, correct"
@@ -114,19 +110,19 @@ def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display
     name = _("mystery {number}").format(number=mystery) if mystery else _(bug.name)
     return (fig.layer_heatmaps(right.A, correct, zmax, display), fig.layer_heatmaps(wrong.A, label, zmax, display),
             fig.output_difference(right.output, wrong.output, label, display),
-            text.headline(s, name, right, wrong, ex.causal))
+            text.mystery_headline(s, causal) if mystery else text.headline(s, name, right, wrong, ex.causal))
 
 
 @callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
-          CLINIC.input, CLINIC_CELL.input, prevent_initial_call=True)
-def update_clinic(controls, cell):
+          inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, cell=CLINIC_CELL), prevent_initial_call=True)
+def update_clinic(shared, layers, cell):
     """Each head's A in both layers with the followed cell outlined, their outputs and difference, and a sentence
     with the largest gaps; a new cell only moves the outlines."""
-    view, selected = CLINIC.read(controls), CLINIC_CELL.read(cell).cell
+    view, chosen, selected = ModelView.parse(shared), Layers.parse(**layers), Cell(**cell)
     s = view.setting
-    if selection.only_the_cell_changed(CLINIC_CELL, CLINIC):
+    if selection.only_the_cell_changed(CLINIC_CELL):  # a new cell only moves the outlines
         return selection.outline_patch(selected, s), selection.outline_patch(selected, s), no_update, no_update
-    right, wrong, outputs, headline = clinic_figures(s, view.bug, view.mystery, view.causal, view.display)
+    right, wrong, outputs, headline = clinic_figures(s, *chosen, view.display)
     return (selection.with_outline(right, selected, s), selection.with_outline(wrong, selected, s), outputs,
             headline)
 
@@ -135,7 +131,7 @@ def update_clinic(controls, cell):
 def checks_tables(s: Setting, bug_key: str, mystery: int, causal: bool, which: tuple[str, ...], losses: tuple):
     """The tables and the story; `losses` are the trained layers' (checks.learning_losses) as items, if "learns"
     is in `which`."""
-    bug, label = shown(bug_key, mystery)
+    bug, label = shown(bug_key, mystery, causal)
     ex = checks_example(s, causal)
     found = checks.side_by_side(ex, bug, which, dict(losses))
     table = text.checks_table(found, label)
@@ -145,42 +141,46 @@ def checks_tables(s: Setting, bug_key: str, mystery: int, causal: bool, which: t
     return table, catches, story
 
 
-def learning_losses(h: int, causal: bool, wait: bool = False) -> dict | None:
-    """Every layer's test loss after training, computed once in the trainer's child; None while it trains."""
-    return trainer.off_request(checks.learning_losses, h, causal, wait=wait)
+def learning_losses(s: Setting, causal: bool, wait: bool = False) -> dict | None:
+    """Every layer's test loss after training at the page's scale, computed once in the trainer's child; None while
+    it trains."""
+    temperature = None if s.scale == "none" else s.temperature
+    return trainer.off_request(checks.learning_losses, s.h, causal, temperature, wait=wait)
 
 
-@callback(Output(TABLE, "html"), Output(CATCHES, "html"), Output(STORY, "html"),
-          Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(POLL, "disabled"),
-          CHECKS_GATE.input, Input(POLL, "n_intervals"), prevent_initial_call=True)
-def update_checks(controls, _polls):
+@callback(Output(TABLE, "children"), Output(CATCHES, "children"), Output(STORY, "children"),
+          Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(LEAVE_MYSTERY, "hidden"), Output(POLL, "disabled"),
+          inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, which=Input(CHECKS, "value"),
+                      polls=Input(POLL, "n_intervals")), prevent_initial_call=True)
+def update_checks(shared, layers, which, polls):
     """The chosen checks on both layers, which check catches which bug here, and the bug's story (hidden in
     mystery mode, where the answer box shows instead of the bug's buttons). "still learns" trains every layer off
     the request path: the page polls until the layers are trained, and the tables show the other checks meanwhile."""
-    view = CHECKS_GATE.read(controls)
-    s, which = view.setting, view.checks
-    losses = learning_losses(s.h, view.causal) if "learns" in which else {}
-    if losses is None and not CHECKS_GATE.triggered():
-        return (no_update,) * 5 + (False,)  # still training: poll on
+    s, view, which = ModelView.parse(shared).setting, Layers.parse(**layers), limits.checks(which)
+    losses = learning_losses(s, view.causal) if "learns" in which else {}
+    if losses is None and ctx.triggered_id == POLL:
+        return (no_update,) * 6 + (False,)  # still training: poll on
     ready = which if losses is not None else tuple(c for c in which if c != "learns")
-    table, catches, story = checks_tables(s, view.bug, view.mystery, view.causal, ready,
-                                          tuple(sorted((losses or {}).items(), key=str)))
+    table, catches, story = checks_tables(s, *view, ready, tuple(sorted((losses or {}).items(), key=str)))
     if losses is None:
         table = html.Div([text.training_note(s.h), table])
     mystery = bool(view.mystery)
-    return to_html(table), to_html(catches), to_html(story), mystery, not mystery, losses is not None
+    return table, catches, story, mystery, not mystery, not mystery, losses is not None
 
 
-@callback(Output(VERDICT, "children"), Input(SUBMIT, "n_clicks"), ANSWER_GATE.input, prevent_initial_call=True)
-def judge(clicks, controls):
+@callback(Output(VERDICT, "children"),
+          inputs=dict(clicks=Input(SUBMIT, "n_clicks"), shared=MODEL_STORE.input, layers=LAYERS,
+                      answer=Input(ANSWER, "value")), prevent_initial_call=True)
+def judge(clicks, shared, layers, answer):
     """Whether the named bug is the mystery's, and why; a change of the answer or the setting clears it."""
-    view = ANSWER_GATE.read(controls)
+    s, view = ModelView.parse(shared).setting, Layers.parse(**layers)
+    answer = None if answer is None else limits.bug(answer)
     if ctx.triggered_id != SUBMIT or not view.mystery:
         return ""
-    if view.answer is None:
+    if answer is None:
         return text.verdict(None, _("Choose a bug first."))
-    ex = checks_example(view.setting, view.causal)
-    return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery), bugs.BY_KEY[view.answer]))
+    ex = checks_example(s, view.causal)
+    return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery, view.causal), bugs.BY_KEY[answer]))
 
 
 @callback(Output(MYSTERY, "value", allow_duplicate=True), Input(NEW_MYSTERY, "n_clicks"),

@@ -12,18 +12,16 @@ from ..figures import explain as fig
 from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, bug_layers
 from . import clinic_text as text
-from .clinic_gates import BUGGY, CELL_FIELD, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, shown
-from .gate import DISPLAYED, gate
+from .clinic_controls import BUGGY, CLINIC_CELL, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, Layers, shown
+from .controls import MODEL, Cell, ModelView
 from .selection import clickable
-from .ui import alert, cell_inputs, graph, live_html, to_html
+from .ui import alert, cell_inputs, graph, live_html
 from .wiring import callback
 
 PATH = "clinic-path"
 FORWARD = "clinic-forward"
 
-# the panel sits between the grids and the forward pass: near either, it is near the student
-PATH_GATE = gate("clinic-path", ("clinic",), {**LAYERS, "cell": CELL_FIELD}, watch=(HEATMAPS, BUGGY, FORWARD))
-FORWARD_GATE = gate("clinic-forward", ("clinic",), {**LAYERS, "display": DISPLAYED}, watch=(FORWARD,))
+MODEL_STORE = MODEL["clinic"]
 
 
 def layout() -> html.Div:
@@ -43,42 +41,43 @@ def layout() -> html.Div:
 
 @i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple[int, int, int]) -> str:
-    bug, label = shown(bug_key, mystery)
+    bug, label = shown(bug_key, mystery, causal)
     layers = bug_layers(s, bug.key, causal)
-    return to_html(text.path(checks.wrong_number_path(layers.correct, layers.buggy, *cell), *cell, label,
-                             anywhere=not checks.same_layer(layers.correct, layers.buggy)))
+    return text.path(checks.wrong_number_path(layers.correct, layers.buggy, *cell), *cell, label,
+                     anywhere=not checks.same_layer(layers.correct, layers.buggy))
 
 
-@callback(Output(PATH, "html"), PATH_GATE.input, prevent_initial_call=True)
-def update_path(controls):
+@callback(Output(PATH, "children"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, cell=CLINIC_CELL),
+          prevent_initial_call=True)
+def update_path(shared, layers, cell):
     """The path to the chosen cell in both layers, or what is wrong with the cell."""
-    view = PATH_GATE.read(controls)
-    s = view.setting
-    selected, message = limits.cell(*view.cell, s.h, s.n)
+    s, view = ModelView.parse(shared).setting, Layers.parse(**layers)
+    selected, message = limits.cell(*Cell(**cell), s.h, s.n)
     if selected is None:
-        return to_html(alert(message))
-    return path_panel(s, view.bug, view.mystery, view.causal, selected)
+        return alert(message)
+    return path_panel(s, *view, selected)
 
 
 @i18n.lru_cache(maxsize=SETTINGS_CACHED)
 def forward_figure(s: Setting, bug_key: str, mystery: int, causal: bool, display: Display) -> dict:
-    layers = bug_layers(s, shown(bug_key, mystery)[0].key, causal)
+    layers = bug_layers(s, shown(bug_key, mystery, causal)[0].key, causal)
     layer = layers.buggy
     return fig.forward_figure(layer.V, layer.concat, layers.ex.W[3], layer.output, display,
                               V_title=_("V, as the heads read it"))
 
 
-@callback(Output(FORWARD, "figure"), FORWARD_GATE.input, prevent_initial_call=True)
-def update_forward(controls):
-    view = FORWARD_GATE.read(controls)
-    return forward_figure(view.setting, view.bug, view.mystery, view.causal, view.display)
+@callback(Output(FORWARD, "figure"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS),
+          prevent_initial_call=True)
+def update_forward(shared, layers):
+    view = ModelView.parse(shared)
+    return forward_figure(view.setting, *Layers.parse(**layers), view.display)
 
 
 def export_state(s: Setting, bug_key: str, mystery: int, causal: bool) -> dict:
     """Both of the clinic's layers for "download JSON" and "download CSV": the bug's key (None in mystery mode,
     which gives its number instead), whether the layers are causal, and each layer's attention (h, n, n) and
     output (n, d) as nested lists."""
-    bug = shown(bug_key, mystery)[0]
+    bug = shown(bug_key, mystery, causal)[0]
     ex, correct, buggy = bug_layers(s, bug.key, causal)
     return {"bug": None if mystery else bug.key, "mystery": mystery, "causal": ex.causal,
             "correct": {"attention": correct.A.tolist(), "output": correct.output.tolist()},

@@ -15,12 +15,11 @@ from ..i18n import _
 from ..state import model
 from ..tables import explanation
 from ..urls import url_param
-from .gate import DEFAULT_CELL
+from .controls import CELL, DEFAULT_CELL, MODEL, Cell, ModelView
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
-from .ui import alert, cell_inputs, live_html, to_html
+from .ui import alert, cell_inputs, live_html
 from .wiring import callback
-from .worked import DRILL_CELL, WORKED_TEXT
 
 DRILLDOWN = "drilldown"
 URL_PARAMS = [
@@ -42,14 +41,15 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "html"), WORKED_TEXT.input, DRILL_CELL.input, prevent_initial_call=True)
-def update_drilldown(controls, cell):
-    s = WORKED_TEXT.read(controls).setting
-    selected, message = limits.cell(*DRILL_CELL.read(cell).cell, s.h, s.n)
+@callback(Output(DRILLDOWN, "children"), inputs=dict(shared=MODEL["example"].input, cell=CELL),
+          prevent_initial_call=True)
+def update_drilldown(shared, cell):
+    s = ModelView.parse(shared).setting
+    selected, message = limits.cell(*Cell(**cell), s.h, s.n)
     if selected is None:
-        return to_html(alert(message))
+        return alert(message)
     ex, result = model(s)
     i, r, j = selected
     panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
     panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the influence path
-    return to_html(panel)  # one element's HTML, not 165 components (ui.to_html)
+    return panel

@@ -12,9 +12,9 @@ from ..figures import equivariance as fig
 from ..i18n import _
 from ..state import model
 from ..urls import url_param
-from .gate import DISPLAYED, SETTING, field, gate
-from .ids import CONFIG, HEADS, SIZE, TAB, section_id
-from .ui import TabSection, graph, head_buttons, text_beside_view
+from .controls import MODEL, ModelView
+from .ids import CONFIG, SIZE, section_id
+from .ui import graph, head_buttons, text_beside_view
 from .wiring import callback, clientside_callback
 
 PERM = "perm"
@@ -30,13 +30,10 @@ EQ_ATTENTION = "eq-attention"
 EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
 URL_PARAMS = [url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
               url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
-EQUIVARIANCE = gate("equivariance", ("equivariance",),
-                    {"setting": SETTING, "display": DISPLAYED, "perm": field("perm", PERM),
-                     "positions": field("positions", POSITIONS, parse=lambda on: on is True),
-                     "head": field("head", EQ_HEAD)}, watch=(EQ_INPUTS,))
+MODEL_STORE = MODEL["equivariance"]
 
 
-def layout() -> TabSection:
+def layout() -> html.Section:
     permuter = html.Div(
         [
             dbc.Label(_("token order: row r of PX is token …"), html_for=PERM),
@@ -58,27 +55,28 @@ def layout() -> TabSection:
             dcc.Store(id=EQ_IDENTITY, data=limits.DEFAULT_PERM),
         ]
     )
-    return TabSection(
-        [text_beside_view(["properties"], permuter), graph(EQ_INPUTS), graph(EQ_ATTENTION)],
-        id=section_id("equivariance"),
+    return html.Section(
+        [MODEL_STORE.store(), text_beside_view(["properties"], permuter), graph(EQ_INPUTS), graph(EQ_ATTENTION)],
+        id=section_id("equivariance"), hidden=True,
     )
 
 
 @callback(Output(EQ_INPUTS, "figure"), Output(EQ_ATTENTION, "figure"), Output(EQ_CHECK, "children"),
           Output(PERM, "invalid"), Output(PERM_FEEDBACK, "children"),
-          EQUIVARIANCE.input, prevent_initial_call=True)
-def update_equivariance(controls):
+          inputs=dict(shared=MODEL_STORE.input, perm=Input(PERM, "value"), positions=Input(POSITIONS, "value"),
+                      head=Input(EQ_HEAD, "value")), prevent_initial_call=True)
+def update_equivariance(shared, perm, positions, head):
     """X vs PX, A(PX) vs P A(X) P^T for one head, and the gap ||MultiHead(PX) - P MultiHead(X)||."""
-    view = EQUIVARIANCE.read(controls)
+    view = ModelView.parse(shared)
     s, display = view.setting, view.display
-    perm, message = limits.permutation(view.perm, s.n)
+    perm, message = limits.permutation(perm, s.n)
     if perm is None:  # nothing drawn or claimed for an order that is not one
         blank = fig.no_order(message)
         return blank, blank, "", True, message
-    i = limits.head_index(view.head, s.h)
+    i = limits.head_index(head, s.h)
     i = 0 if i is None else i
     ex = model(s)[0]
-    with_positions = view.positions
+    with_positions = positions is True
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)
     inputs = fig.equivariance_inputs(ex.X + E, ex.X[perm] + E, perm, with_positions, display)
@@ -108,10 +106,10 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
     )
 
 
-# The head buttons follow h while their tab is shown; a chosen head that no longer exists falls back to head 1.
+# The head buttons follow the tab's h; a chosen head that no longer exists falls back to head 1.
 clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
-                    Input(HEADS, "value"), Input(TAB, "value"), State(section_id("equivariance"), "id"),
-                    State(EQ_HEAD, "value"), State(CONFIG, "data"))
+                    Input(MODEL_STORE.id, "data"), State(EQ_HEAD, "value"), State(CONFIG, "data"),
+                    prevent_initial_call=True)
 
 @callback(Output(PERM, "value", allow_duplicate=True), Output(EQ_IDENTITY, "data"), Input(SIZE, "value"),
           State(PERM, "value"), prevent_initial_call=True)

@@ -4,7 +4,7 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 from __future__ import annotations
 
 import numpy as np
-from dash import Output, Patch, State, html, no_update
+from dash import Input, Output, Patch, State, html
 
 from .. import attention as core
 from .. import figures, limits
@@ -13,11 +13,10 @@ from ..figures import example as fig
 from ..i18n import _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
-from .gate import DISPLAYED, SETTING, field, gate
-from .ids import CONFIG, HEATMAPS, SEED, SIZE, WEIGHTS, section_id
-from .ui import TabSection, graph, head_buttons, markdown, text_beside_view
+from .controls import CELL, MODEL, Cell, ModelView
+from .ids import CONFIG, HEATMAPS, section_id
+from .ui import graph, head_buttons, markdown, text_beside_view
 from .wiring import callback, clientside_callback
-from .worked import WORKED, WORKED_CELL
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
@@ -27,9 +26,12 @@ CUBE_FOCUS = "cube-focus"
 URL_PARAMS = drilldown.URL_PARAMS
 
 
-def layout() -> TabSection:
-    return TabSection(
-        [
+MODEL_STORE = MODEL["example"]
+
+
+def layout() -> html.Section:
+    return html.Section([
+            MODEL_STORE.store(),
             markdown("intro"),
             text_beside_view(["single_head"], graph(TOKENS)),
             text_beside_view(["block_structure"], graph(BLOCKS)),
@@ -46,9 +48,7 @@ def layout() -> TabSection:
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
                  graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
             ),
-        ],
-        id=section_id("example"),
-    )
+    ], id=section_id("example"), hidden=True)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -72,44 +72,41 @@ def cube_data(s: Setting) -> list[dict]:
     return fig.cube_traces(model(s)[1].A)
 
 
-# The tokens depend on neither h nor the scale, so a change of those neither sends nor redraws them.
-TOKEN_GATE = gate("tokens", ("example",), {"weights": field("weights", WEIGHTS, parse=limits.weights),
-                                           "seed": field("seed", SEED, parse=limits.seed),
-                                           "size": field("size", SIZE, parse=limits.size), "display": DISPLAYED},
-                  watch=(TOKENS,))
-BLOCK_GATE = gate("blocks", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(BLOCKS,))
-CUBE_GATE = gate("cube", ("example",), {"setting": SETTING}, watch=(CUBE,))
+@callback(Output(TOKENS, "figure"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def update_tokens(shared):
+    """The tokens, in their own cache: they depend on neither h nor the scale."""
+    view = ModelView.parse(shared)
+    s = view.setting
+    return token_figure(s.weights, s.seed, s.size, view.display)
 
 
-@callback(Output(TOKENS, "figure"), TOKEN_GATE.input, prevent_initial_call=True)
-def update_tokens(controls):
-    view = TOKEN_GATE.read(controls)
-    return token_figure(view.weights, view.seed, view.size, view.display)
-
-
-@callback(Output(BLOCKS, "figure"), BLOCK_GATE.input, prevent_initial_call=True)
-def update_blocks(controls):
+@callback(Output(BLOCKS, "figure"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def update_blocks(shared):
     """Q, K and V with their h column blocks."""
-    view = BLOCK_GATE.read(controls)
+    view = ModelView.parse(shared)
     return block_figure(view.setting, view.display)
 
 
-@callback(Output(HEATMAPS, "figure"), Output(WORKED_TEXT, "children"), WORKED.input, WORKED_CELL.input,
+@callback(Output(HEATMAPS, "figure"), inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
+def update_heatmaps(shared, cell):
+    """The per-head heatmaps with the selected cell outlined; a click outlines the new cell and redraws nothing."""
+    view, selected = ModelView.parse(shared), Cell(**cell)
+    if selection.only_the_cell_changed(CELL):
+        return selection.outline_patch(selected, view.setting)
+    return selection.with_outline(heatmap_figure(view.setting, view.display), selected, view.setting)
+
+
+@callback(Output(WORKED_TEXT, "children"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def update_worked_text(shared):
+    return worked_text(ModelView.parse(shared).setting)
+
+
+@callback(Output(CUBE, "figure"), inputs=dict(shared=MODEL_STORE.input, focus=Input(CUBE_FOCUS, "value")),
           prevent_initial_call=True)
-def update_heatmaps(controls, cell):
-    """The per-head heatmaps with the selected cell outlined, and the sentence above them."""
-    view, selected = WORKED.read(controls), WORKED_CELL.read(cell).cell
-    if selection.only_the_cell_changed(WORKED_CELL, WORKED):
-        return selection.outline_patch(selected, view.setting), no_update
-    return selection.with_outline(heatmap_figure(view.setting, view.display), selected, view.setting), \
-        worked_text(view.setting)
-
-
-@callback(Output(CUBE, "figure"), CUBE_GATE.input, State(CUBE_FOCUS, "value"), prevent_initial_call=True)
-def update_cube(controls, focus):
+def update_cube(shared, focus):
     """The cube, as a Patch of its `data` only, so the user's camera survives (dash 4.4.1 resets it on a
-    whole new figure)."""
-    s = CUBE_GATE.read(controls).setting
+    whole new figure); a head button brings its plane forward the same way."""
+    s = ModelView.parse(shared).setting
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
     return cube
@@ -147,7 +144,7 @@ def worked_text(s: Setting) -> str:
 selection.clickable(HEATMAPS)
 selection.clickable(CUBE)
 
-# The head buttons follow the h the cube is drawn for (its gate's), so they come with its figure, after the figure
-# looked at; a chosen head that no longer exists falls back to 'all'.
-clientside_callback("cubeHeadOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"), CUBE_GATE.input,
-                    State(CUBE_FOCUS, "value"), State(CONFIG, "data"), prevent_initial_call=True)
+# The head buttons follow the tab's h; a chosen head that no longer exists falls back to 'all'.
+clientside_callback("headOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"),
+                    Input(MODEL_STORE.id, "data"), State(CUBE_FOCUS, "value"), State(CONFIG, "data"),
+                    prevent_initial_call=True)

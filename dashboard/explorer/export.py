@@ -10,12 +10,13 @@ import json
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html
 
-from .. import limits
+
 from ..i18n import _
 from ..state import Setting, model
 from . import clinic_path, influence
-from .clinic_gates import BUG, CAUSAL, MYSTERY
-from .ids import HEADS, SCALE, SEED, SEL_HEAD, SEL_KEY, SEL_QUERY, SIZE, TAB, TAU, URL, WEIGHTS
+from .clinic_controls import BUG, CAUSAL, MYSTERY, Layers
+from .controls import SETTING_FIELDS
+from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY, TAB, URL
 from .wiring import callback, clientside_callback
 
 DOWNLOAD_JSON = "download-json"
@@ -24,10 +25,11 @@ DOWNLOAD = "download"
 COPY_LINK = "copy-link"
 LINK = "share-link"
 LINK_STATUS = "share-status"
-STATE = (State(HEADS, "value"), State(SEED, "value"), State(SIZE, "value"), State(SCALE, "value"),
-         State(TAU, "value"), State(WEIGHTS, "value"), State(SEL_HEAD, "value"), State(SEL_QUERY, "value"),
-         State(SEL_KEY, "value"), State(TAB, "value"), State(BUG, "value"), State(MYSTERY, "value"),
-         State(CAUSAL, "value"))
+# what a download holds, by name: the model setting, the selected cell, the tab, and the clinic's layers
+STATE = {"setting": {name: State(component, "value") for name, component in SETTING_FIELDS.items()},
+         "cell": [State(SEL_HEAD, "value"), State(SEL_QUERY, "value"), State(SEL_KEY, "value")],
+         "tab": State(TAB, "value"),
+         "layers": {"bug": State(BUG, "value"), "mystery": State(MYSTERY, "value"), "causal": State(CAUSAL, "value")}}
 
 
 def layout() -> html.Div:
@@ -78,16 +80,16 @@ def as_csv(state: dict) -> str:
     return out.getvalue()
 
 
-@callback(Output(DOWNLOAD, "data"), Input(DOWNLOAD_JSON, "n_clicks"), Input(DOWNLOAD_CSV, "n_clicks"), *STATE,
-          prevent_initial_call=True)
-def download(json_clicks, csv_clicks, h, seed, size, scale, tau, weights, head=None, query=None, key=None,
-             tab=None, bug=limits.DEFAULT_BUG, mystery=limits.NO_MYSTERY, causal=False):
+@callback(Output(DOWNLOAD, "data"),
+          inputs=dict(json_clicks=Input(DOWNLOAD_JSON, "n_clicks"), csv_clicks=Input(DOWNLOAD_CSV, "n_clicks")),
+          state=STATE, prevent_initial_call=True)
+def download(json_clicks, csv_clicks, setting, cell, tab, layers):
     """json.dumps writes each float with Python's repr, which reads back to the same float64. On the bug clinic's
     tab the file holds the layer with the bug too."""
-    s = Setting.parse(h, seed, size, scale, tau, weights)
-    state = state_matrices(s, (head, query, key))
+    s = Setting.parse(**setting)
+    state = state_matrices(s, tuple(cell))
     if tab == "clinic":
-        state["clinic"] = clinic_path.export_state(s, limits.bug(bug), limits.mystery(mystery), limits.flag(causal))
+        state["clinic"] = clinic_path.export_state(s, *Layers.parse(**layers))
     if ctx.triggered_id == DOWNLOAD_CSV:
         return {"content": as_csv(state), "filename": filename(s, "csv", state.get("clinic")), "type": "text/csv"}
     return {"content": json.dumps(state), "filename": filename(s, "json", state.get("clinic")),

@@ -10,11 +10,10 @@ from ..figures import explain as fig
 from ..i18n import _, lru_cache
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
-from .gate import DISPLAYED, SETTING, gate
+from .controls import CELL, MODEL, Cell, ModelView
 from .ids import FORMS
 from .ui import graph, markdown
 from .wiring import callback
-from .worked import WORKED_CELL
 
 LOGITS = "bilinear-logits"
 FORMS_TEXT = "bilinear-text"
@@ -56,14 +55,14 @@ def rank_text(h: int, ranks) -> str:
                                                                              reading=reading)
 
 
-FORMS_GATE = gate("forms", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORMS,))
+MODEL_STORE = MODEL["example"]
 
 
 @callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
-          FORMS_GATE.input, WORKED_CELL.input, prevent_initial_call=True)
-def update_forms(controls, cell):
-    view, selected = FORMS_GATE.read(controls), WORKED_CELL.read(cell).cell
-    if selection.only_the_cell_changed(WORKED_CELL, FORMS_GATE):
+          inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
+def update_forms(shared, cell):
+    view, selected = ModelView.parse(shared), Cell(**cell)
+    if selection.only_the_cell_changed(CELL):  # a click: the new outline, nothing redrawn
         return no_update, selection.outline_patch(selected, view.setting), no_update
     forms, logits, text = forms_figures(view.setting, view.display)
     return forms, selection.with_outline(logits, selected, view.setting), text

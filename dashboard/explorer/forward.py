@@ -12,7 +12,7 @@ from ..figures import Display
 from ..figures import explain as fig
 from ..i18n import _, lru_cache, ngettext
 from ..state import SETTINGS_CACHED, Setting, model
-from .gate import DISPLAYED, SETTING, gate
+from .controls import MODEL, ModelView
 from .ui import graph, text_beside_view
 from .wiring import callback
 
@@ -46,10 +46,8 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
                     "size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.", d_k).format(d_k=d_k, parts=parts)
 
 
-FORWARD_GATE = gate("forward", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(FORWARD,))
-
-
-@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), FORWARD_GATE.input, prevent_initial_call=True)
-def update_forward(controls):
-    view = FORWARD_GATE.read(controls)
+@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), inputs=dict(shared=MODEL["example"].input),
+          prevent_initial_call=True)
+def update_forward(shared):
+    view = ModelView.parse(shared)
     return forward_view(view.setting, view.display)

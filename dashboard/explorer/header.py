@@ -14,11 +14,10 @@ from .. import languages, limits, prefs
 from ..attention import HEAD_CHOICES
 from ..i18n import N_, _
 from ..wiring import Callbacks
-from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, WIDTH_CHANGED
 from .wiring import clientside_callback
 
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
-SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key, or at once on Enter or leaving the box
 # Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
 PHONE_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
 
@@ -56,7 +55,7 @@ def layout() -> dbc.Navbar:
                                     html.Span(_("seed"), className="phone-only")], htmlFor=SEED,
                                    className="small mb-0 ms-1"),
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
-                                  value=limits.DEFAULT_SEED, debounce=SEED_DEBOUNCE_MS, size="sm",
+                                  value=limits.DEFAULT_SEED, debounce=True, size="sm",
                                   className="seed-box"),
                         html.Div(id=SEED_MESSAGE, className="seed-message small", role="status"),
                     ],
@@ -91,7 +90,8 @@ def layout() -> dbc.Navbar:
 
 
 # How figures are drawn: fewer panels a row on a phone-width page, larger in lecture mode.
-clientside_callback("display", Output(DISPLAY, "data"), Input(LECTURE, "value"), State(CONFIG, "data"))
+clientside_callback("display", Output(DISPLAY, "data"), Input(LECTURE, "value"), Input(WIDTH_CHANGED, "n_clicks"),
+                    State(CONFIG, "data"))
 
 prefs.wire_menu(CALLBACKS)
 languages.wire(CALLBACKS)
@@ -105,4 +105,3 @@ CALLBACKS.clientside_callback("classLink", Output(CLASS_LINK, "children"), Input
 CALLBACKS.clientside_callback("seedCheck", Output(SEED, "invalid"), Output(SEED_MESSAGE, "children"),
                               Input(SEED, "value"), State(SEED, "min"), State(SEED, "max"), State(SEED, "id"),
                               State(SEED_MESSAGE, "id"))
-# Enter or leaving the box applies the typed seed at once (assets/header.js, applySeed).

@@ -3,6 +3,7 @@ stores. A view's own ids live in its module, next to their use."""
 
 URL = "url"
 CONFIG = "config"  # the explorer's page config (explorer/__init__.py): allowed values and ids, for the browser
+WIDTH_CHANGED = "width-changed"  # pressed by the page when it turns narrow or wide: the display follows
 DISPLAY = "display"  # {"narrow": phone-width page, "lecture": lecture mode}: how figures are drawn
 LECTURE = "lecture"  # the lecture-mode switch
 HEADS = "heads"
@@ -32,3 +33,4 @@ SEL_KEY = "sel-key"
 # server said is trained. The lab and its surgery draw a seed's runs only while the two agree.
 LEARN_REQUESTED = "learn-requested"
 LEARN_READY = "learn-ready"
+LEARN_STEP = "learn-step"  # the training step shown; ← and → step through it on the learning tab

@@ -16,9 +16,9 @@ from ..figures import influence as fig
 from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
-from .gate import CELL, DISPLAYED, SETTING, gate
+from .controls import CELL, MODEL, Cell, ModelView
 from .ids import INFLUENCE
-from .influence_tables import disagreement_text, head_table, head_text, ranking_table
+from .influence_tables import agreement_table, disagreement_text, head_effect_intro, head_table, head_text, ranking_table
 from .ui import alert, graph
 from .wiring import callback
 
@@ -29,12 +29,7 @@ HEAD_EFFECTS = "influence-heads"
 HEAD_TEXT = "influence-heads-text"
 HEAD_TABLE = "influence-heads-table"
 
-# The figures and the ranking wait for either graph; a click passes only the cell's gate: outlines and a new
-# ranking, no figure redrawn. The heads' part waits for its own graph, further down.
-INFLUENCE_GATE = gate("influence", ("example",), {"setting": SETTING, "display": DISPLAYED},
-                      watch=(INFLUENCE, INFLUENCE_LAYER))
-INFLUENCE_CELL = gate("influence-cell", ("example",), {"cell": CELL}, watch=(INFLUENCE, INFLUENCE_LAYER))
-HEADS_GATE = gate("influence-heads", ("example",), {"setting": SETTING, "display": DISPLAYED}, watch=(HEAD_EFFECTS,))
+MODEL_STORE = MODEL["example"]
 
 
 def _beside(text: list, view: list) -> dbc.Row:
@@ -77,10 +72,7 @@ def layout() -> html.Div:
             # Translators: a sharp attention head puts most of its weight on a few keys (a low entropy).
             html.H4(_("Heads: sharp is not the same as important"), className="h6"),
             _beside(
-                [html.P(_("Each head's total influence on output r, Σⱼ N⁽ⁱ⁾_rj, is everything it moves there; "
-                          "switching the head off (head_i = 0, as in the learning lab's surgery) changes output r by "
-                          "‖(head_i W_O⁽ⁱ⁾)_r‖, which is smaller where the keys' pieces point different ways and "
-                          "cancel. A head can attend sharply, with a low entropy, and still matter little.")),
+                [html.P(head_effect_intro()),
                  html.P(id=HEAD_TEXT, className="live-text", **{"aria-live": "polite"}),
                  html.Div(id=HEAD_TABLE)],
                 [graph(HEAD_EFFECTS)]),
@@ -120,11 +112,11 @@ def _with_shapes(figure: dict, shapes: list[dict]) -> dict:
 
 
 @callback(Output(INFLUENCE, "figure"), Output(INFLUENCE_LAYER, "figure"), Output(RANKING_TEXT, "children"),
-          Output(RANKING, "children"), INFLUENCE_GATE.input, INFLUENCE_CELL.input, prevent_initial_call=True)
-def update_influence(controls, cell):
+          Output(RANKING, "children"), inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
+def update_influence(shared, cell):
     """N^(i) and the layer's measures with the selected cell outlined, and the selected query's keys ranked. A
     click patches the outlines and ranks again."""
-    view, chosen = INFLUENCE_GATE.read(controls), INFLUENCE_CELL.read(cell).cell
+    view, chosen = ModelView.parse(shared), Cell(**cell)
     s = view.setting
     selected, message = limits.cell(*chosen, s.h, s.n)
     if selected is None:
@@ -132,8 +124,8 @@ def update_influence(controls, cell):
     else:
         i, r, j = selected
         q = ranking(s, i, r)
-        text, table, layer_shapes = disagreement_text(q), ranking_table(q, j), fig.layer_outlines(r, j)
-    if selection.only_the_cell_changed(INFLUENCE_CELL, INFLUENCE_GATE):
+        text, table, layer_shapes = disagreement_text(q), [ranking_table(q, j), agreement_table(q)], fig.layer_outlines(r, j)
+    if selection.only_the_cell_changed(CELL):  # a click: outlines and a new ranking, no figure redrawn
         layer = Patch()
         layer["layout"]["shapes"] = layer_shapes
         return selection.outline_patch(chosen, s), layer, text, table
@@ -142,9 +134,9 @@ def update_influence(controls, cell):
 
 
 @callback(Output(HEAD_EFFECTS, "figure"), Output(HEAD_TEXT, "children"), Output(HEAD_TABLE, "children"),
-          HEADS_GATE.input, prevent_initial_call=True)
-def update_heads(controls):
-    view = HEADS_GATE.read(controls)
+          inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def update_heads(shared):
+    view = ModelView.parse(shared)
     return heads_view(view.setting, view.display)
 
 

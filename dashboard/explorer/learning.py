@@ -16,9 +16,10 @@ from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
 from .summary import as_shown
-from .gate import DISPLAYED, HEADS_ONLY, TRAINED, bad_training_seed, field, gate, training_message
-from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, URL, section_id
-from .ui import TabSection, graph, text_beside_view
+from .controls import MODEL, HeadsView
+from .trained import TRAINED, Shown, bad_training_seed, training_message
+from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, LEARN_STEP, URL, section_id
+from .ui import graph, text_beside_view
 from .wiring import callback, clientside_callback
 
 LEARN_SEED = "learn-seed"
@@ -28,7 +29,6 @@ LEARN_STATUS = "learn-status"
 LEARN_TASK = "learn-task"
 LEARN_LOSS = "learn-loss"
 LEARN_LOSS_TEXT = "learn-loss-text"
-LEARN_STEP = "learn-step"
 LEARN_PLAY = "learn-play"
 LEARN_TIMER = "learn-timer"
 LEARN_ATTENTION = "learn-attention"
@@ -43,18 +43,12 @@ URL_PARAMS = [url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len
                         tab="learning"),
               *surgery.URL_PARAMS]
 
-REQUEST_GATE = gate("learning-request", ("learning",), {"seed": field("seed", LEARN_REQUESTED, "data")})
-TASK_GATE = gate("learning-task", ("learning",), {"display": DISPLAYED}, watch=(LEARN_TASK,))
-LOSS_GATE = gate("learning-loss", ("learning",), {"shown": TRAINED, "display": DISPLAYED}, watch=(LEARN_LOSS,))
-HEADS_GATE = gate("learning-heads", ("learning",),
-                  {"shown": TRAINED, "h": HEADS_ONLY, "step": field("step", LEARN_STEP, parse=limits.snapshot),
-                   "display": DISPLAYED},
-                  watch=(LEARN_ATTENTION,))
+MODEL_STORE = MODEL["learning"]  # h and the display, while the tab is shown
 
 LEARNED_ZMAX = 0.3  # one fixed scale across the steps; a head that has learned its cluster puts 1/4 on each token
 
 
-def layout() -> TabSection:
+def layout() -> html.Section:
     first = limits.TRAINING_SEEDS[0]
     trainer_controls = html.Div(
         [
@@ -83,8 +77,9 @@ def layout() -> TabSection:
         ],
         className="d-flex align-items-center gap-2",
     )
-    return TabSection(
+    return html.Section(
         [
+            MODEL_STORE.store(),
             text_beside_view(["learning"], [trainer_controls, graph(LEARN_TASK)]),
             graph(LEARN_LOSS),
             html.P(id=LEARN_LOSS_TEXT, className="mb-4 live-text", **{"aria-live": "polite"}),
@@ -94,7 +89,7 @@ def layout() -> TabSection:
                 html.Div(id=LEARN_MASS, className="mt-2")]),
             surgery.layout(),
         ],
-        id=section_id("learning"),
+        id=section_id("learning"), hidden=True,
     )
 
 
@@ -137,12 +132,13 @@ def learned_heads(h: int, seed: int, k: int, display: Display) -> tuple[dict, li
 
 
 @callback(Output(LEARN_READY, "data"), Output(LEARN_POLL, "disabled"), Output(LEARN_STATUS, "children"),
-          REQUEST_GATE.input, Input(LEARN_POLL, "n_intervals"), prevent_initial_call=True)
-def poll_training(requested, _polls):
+          inputs=dict(requested=Input(LEARN_REQUESTED, "data"), polls=Input(LEARN_POLL, "n_intervals")),
+          prevent_initial_call=True)
+def poll_training(requested, polls):
     """Start, or look in on, the training of the seed the student asked for, without waiting: the page polls
     until it is done, and the views draw its runs once this says they are ready."""
     try:
-        seed = limits.training_seed(REQUEST_GATE.read(requested).seed)
+        seed = limits.training_seed(requested)
     except limits.Invalid:
         return no_update, True, bad_training_seed()
     if trainer.training_runs(seed, wait=False) is None:
@@ -150,19 +146,18 @@ def poll_training(requested, _polls):
     return seed, True, ""
 
 
-@callback(Output(LEARN_TASK, "figure"), TASK_GATE.input, prevent_initial_call=True)
-def update_learning_task(controls):
-    return task_figure(TASK_GATE.read(controls).display)
+@callback(Output(LEARN_TASK, "figure"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def update_learning_task(shared):
+    return task_figure(HeadsView.parse(shared).display)
 
 
-@callback(Output(LEARN_LOSS, "figure"), Output(LEARN_LOSS_TEXT, "children"), LOSS_GATE.input,
-          prevent_initial_call=True)
-def update_learning_loss(controls):
-    view = LOSS_GATE.read(controls)
-    seed = view.shown.seed
-    if seed is None:
-        return message_figure(view.shown.message), ""
-    return loss_figure(seed, view.display), loss_text(seed)
+@callback(Output(LEARN_LOSS, "figure"), Output(LEARN_LOSS_TEXT, "children"),
+          inputs=dict(shared=MODEL_STORE.input, trained=TRAINED), prevent_initial_call=True)
+def update_learning_loss(shared, trained):
+    display, shown = HeadsView.parse(shared).display, Shown.parse(**trained)
+    if shown.seed is None:
+        return message_figure(shown.message), ""
+    return loss_figure(shown.seed, display), loss_text(shown.seed)
 
 
 def loss_text(seed: int) -> str:
@@ -185,12 +180,13 @@ def loss_text(seed: int) -> str:
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
-          HEADS_GATE.input, prevent_initial_call=True)
-def update_learning_heads(controls):
-    view = HEADS_GATE.read(controls)
-    h, seed, k = view.h, view.shown.seed, view.step
+          inputs=dict(shared=MODEL_STORE.input, trained=TRAINED, step=Input(LEARN_STEP, "value")),
+          prevent_initial_call=True)
+def update_learning_heads(shared, trained, step):
+    view, shown, k = HeadsView.parse(shared), Shown.parse(**trained), limits.snapshot(step)
+    h, seed = view.h, shown.seed
     if seed is None:
-        return message_figure(view.shown.message), "", ""
+        return message_figure(shown.message), "", ""
     attention, (own, nxt) = learned_heads(h, seed, k, view.display)
     step = int(limits.TRAINING_STEPS[k])
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dash import Output, no_update
+from dash import Output, html, no_update
 
 from .. import attention as core
 from .. import explain, limits
@@ -13,26 +13,23 @@ from ..figures.equivariance import no_order as message_figure  # a message in pl
 from ..i18n import _, lru_cache
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
-from .gate import CELL, DISPLAYED, SETTING, field, gate
-from .ids import SEL_QUERY, section_id
-from .ui import TabSection, graph, text_beside_view
+from .ids import section_id
+from .controls import CELL, MODEL, Cell, ModelView
+from .ui import graph, text_beside_view
 from .wiring import callback
 
 MIX_SINGLE = "mixing-single"
 MIX_MULTI = "mixing-multi"
 FEATURE_MIX = "mixing-features"
 # The three gates of one callback wait for the same graph, so a first visit passes them together: one request.
-MIXING = gate("mixing", ("mixing",), {"setting": SETTING, "display": DISPLAYED}, watch=(MIX_SINGLE,))
-MIXING_CELL = gate("mixing-cell", ("mixing",), {"cell": CELL}, watch=(MIX_SINGLE,))  # outlined on the multi-head panels
-MIXING_QUERY = gate("mixing-query", ("mixing",), {"query": field("query", SEL_QUERY)}, watch=(MIX_SINGLE,))  # its row
+MODEL_STORE = MODEL["mixing"]
 
 
-def layout() -> TabSection:
-    return TabSection(
-        [text_beside_view(["mixing"], graph(MIX_SINGLE)),
-         text_beside_view(["mixing_multi"], [graph(MIX_MULTI), graph(FEATURE_MIX)])],
-        id=section_id("mixing"),
-    )
+def layout() -> html.Section:
+    return html.Section([MODEL_STORE.store(),
+                         text_beside_view(["mixing"], graph(MIX_SINGLE)),
+                         text_beside_view(["mixing_multi"], [graph(MIX_MULTI), graph(FEATURE_MIX)])],
+                        id=section_id("mixing"), hidden=True)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -51,20 +48,20 @@ def feature_mixing_figure(s: Setting, query: int, display: Display) -> dict:
 
 
 @callback(Output(MIX_SINGLE, "figure"), Output(MIX_MULTI, "figure"), Output(FEATURE_MIX, "figure"),
-          MIXING.input, MIXING_CELL.input, MIXING_QUERY.input, prevent_initial_call=True)
-def update_mixing(controls, cell, row):
+          inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
+def update_mixing(shared, cell):
     """One head's mixing, every head's, and the selected query's row of every head spread over the d feature
     columns it mixes (the seed's claim, drawn). A click redraws the outline, and the feature map if the
     query changed."""
-    view, selected, row = MIXING.read(controls), MIXING_CELL.read(cell).cell, MIXING_QUERY.read(row).query
+    view, selected = ModelView.parse(shared), Cell(**cell)
+    row = selected.query
     s, display = view.setting, view.display
     # a query outside the tokens (fewer tokens since it was chosen) has no row to draw: the map says so
     features = (feature_mixing_figure(s, row, display) if limits.is_int(row) and 0 <= row < s.n else
                 message_figure(_("The selected query is not one of the {n} tokens:<br>"
                                  "click a cell of the heatmaps above to choose one.").format(n=s.n)))
-    if not MIXING.triggered():
-        return (no_update, selection.outline_patch(selected, s) if MIXING_CELL.triggered() else no_update,
-                features if MIXING_QUERY.triggered() else no_update)
+    if selection.only_the_cell_changed(CELL):  # a click: the outline, and the row if the query changed
+        return no_update, selection.outline_patch(selected, s), features
     single, multi = mixing_figures(s, display)
     return single, selection.with_outline(multi, selected, s), features
 

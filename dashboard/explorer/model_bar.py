@@ -3,27 +3,22 @@ but the learning lab. Its sentence says how sharp the softmax is at this scale, 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, State, dcc, html
+from dash import Output, dcc, html
 
 from .. import limits
 from ..i18n import _, sentences, translated
 from ..state import Setting, model
 from ..urls import url_param
 from . import export
-from .gate import SETTING, gate
-from .ids import CONFIG, SCALE, SIZE, TAU, WEIGHTS
-from .wiring import callback, clientside_callback
+from .controls import SETTING
+from .ids import SCALE, SIZE, TAU, WEIGHTS
+from .wiring import callback
 
 MODEL_BAR = "model-bar"
 TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar drives (not the learning lab)
 DEFAULT_SETTING = Setting(limits.DEFAULT_HEADS, limits.DEFAULT_SEED)
-# The layout holds the default setting's sentence, the page's largest text, so a load paints it with the page
-# rather than a round trip later; the gate passes only a setting that differs from it.
-SCALE_GATE = gate("model-bar", TABS, {"setting": replace(SETTING, start=DEFAULT_SETTING._asdict())}, after=True)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
     url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),
@@ -75,15 +70,11 @@ def layout() -> html.Div:
     )
 
 
-# A link that opens on another setting hides the layout's sentence until its own comes.
-clientside_callback("untilAnswered", Output(SCALE_TEXT, "hidden"), Input(CONFIG, "data"), State(SCALE_GATE.id, "id"))
-
-
-@callback(Output(SCALE_TEXT, "children"), Output(SCALE_TEXT, "hidden", allow_duplicate=True), SCALE_GATE.input,
-          prevent_initial_call=True)
-def update_scale_text(controls):
-    """The sentence for the setting, shown."""
-    return scale_sentence(SCALE_GATE.read(controls).setting), False
+@callback(Output(SCALE_TEXT, "children"), inputs=dict(setting=SETTING), prevent_initial_call=True)
+def update_scale_text(setting):
+    """The sentence for the setting. The layout holds the default setting's, the page's largest text, so a load
+    paints it with the page (Lighthouse's LCP), and a link to another setting replaces it with its own."""
+    return scale_sentence(Setting.parse(**setting))
 
 
 def scale_sentence(s: Setting) -> str:

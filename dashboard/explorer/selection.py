@@ -3,11 +3,11 @@ and each such graph outlines it (on its panel for head i) without being redrawn 
 
 from __future__ import annotations
 
-from dash import Input, Output, Patch
+from dash import Input, Output, Patch, ctx
 
 from .. import figures, limits
 from ..state import Setting
-from .gate import Cell, Gate
+from .controls import Cell
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
 from .wiring import clientside_callback
 
@@ -30,14 +30,16 @@ def clickable(graph_id: str, ids: tuple[str, str, str] = (SEL_HEAD, SEL_QUERY, S
                         Input(graph_id, "clickData"), prevent_initial_call=True)
 
 
+def only_the_cell_changed(cell: dict[str, Input]) -> bool:
+    """Whether the running callback fired for the selected cell's inputs alone (a click): outline the new cell and
+    redraw nothing. At load, and on a change of the model, the tab's store fires too."""
+    fired = {prop_id.rsplit(".", 1)[0] for prop_id in ctx.triggered_prop_ids}
+    return bool(fired) and fired <= {i.component_id for i in cell.values()}
+
+
 def outline_patch(cell: Cell, s: Setting) -> Patch:
     """The new selection outlined on a drawn per-head grid: a Patch of the layout's shapes only, so the
     data, and so the drawn cells, stay."""
     patch = Patch()
     patch["layout"]["shapes"] = outlines(cell, s.h, s.n)
     return patch
-
-
-def only_the_cell_changed(cell: Gate, controls: Gate) -> bool:
-    """A click (or a return to a tab after one): outline the cell, redraw nothing."""
-    return cell.triggered() and not controls.triggered()

@@ -7,12 +7,13 @@ from functools import lru_cache
 from itertools import combinations
 
 import dash_bootstrap_components as dbc
-from dash import Output, html
+from dash import Input, Output, html
 
 from .. import limits, trainer, training
 from ..i18n import _
 from ..urls import url_param
-from .gate import HEADS_ONLY, TRAINED, field, gate
+from .controls import MODEL, HeadsView
+from .trained import TRAINED, Shown
 from .ui import alert, head_options
 from .wiring import callback
 
@@ -29,10 +30,9 @@ URL_PARAMS = [
                                                                   combinations(range(1, MAX_HEADS + 1), 2)],
               tab="learning"),
 ]
-HEADS_GATE = gate("surgery-heads", ("learning",), {"h": HEADS_ONLY})
-SURGERY_GATE = gate("surgery", ("learning",),
-                    {"shown": TRAINED, "h": HEADS_ONLY, "off": field("off", SURGERY_OFF),
-                     "uniform": field("uniform", SURGERY_UNIFORM), "swap": field("swap", SURGERY_SWAP)})
+MODEL_STORE = MODEL["learning"]
+CUTS = {"off": Input(SURGERY_OFF, "value"), "uniform": Input(SURGERY_UNIFORM, "value"),
+        "swap": Input(SURGERY_SWAP, "value")}
 
 
 def layout() -> html.Div:
@@ -90,20 +90,21 @@ def surgery_loss(seed: int, h: int, cut: training.Surgery) -> float:
 
 
 @callback(Output(SURGERY_OFF, "options"), Output(SURGERY_UNIFORM, "options"), Output(SURGERY_SWAP, "options"),
-          HEADS_GATE.input, prevent_initial_call=True)
-def follow_heads(controls):
-    h = HEADS_GATE.read(controls).h
+          inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def follow_heads(shared):
+    h = HeadsView.parse(shared).h
     heads = head_options(h, include_all=False)
     return heads, heads, swap_options(h)
 
 
-@callback(Output(SURGERY_RESULT, "children"), SURGERY_GATE.input, prevent_initial_call=True)
-def update_surgery(controls):
-    view = SURGERY_GATE.read(controls)
-    h, seed = view.h, view.shown.seed
+@callback(Output(SURGERY_RESULT, "children"), inputs=dict(shared=MODEL_STORE.input, trained=TRAINED, cuts=CUTS),
+          prevent_initial_call=True)
+def update_surgery(shared, trained, cuts):
+    h, shown = HeadsView.parse(shared).h, Shown.parse(**trained)
+    seed = shown.seed
     if seed is None:
-        return html.P(view.shown.message, className="small")
-    cut = surgery(view.off, view.uniform, view.swap, h)
+        return html.P(shown.message, className="small")
+    cut = surgery(cuts["off"], cuts["uniform"], cuts["swap"], h)
     if cut is None:
         return alert(_("Choose heads 1 to {h}.").format(h=h))
     before = surgery_loss(seed, h, training.Surgery())

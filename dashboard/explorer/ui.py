@@ -5,13 +5,11 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cache
-from numbers import Number
 from html import escape, unescape
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
 from dash import dcc, html
-from dash.development.base_component import Component
 
 from .. import figures, i18n, limits
 from ..i18n import _
@@ -28,88 +26,18 @@ SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
 
-class StaticHtml(Component):
-    """HTML of our own build (never user input) in one element: window.explorer_static.StaticHtml, in
-    assets/static_html.js. dash-renderer does work for every component in the page on each update it
-    applies, and the seed's text as Dash components was about 400 of them, a third of an h change's time."""
-
-    _namespace, _type = "explorer_static", "StaticHtml"
-    _children_props, _base_nodes = [], []
-
-    def __init__(self, html: str = "", className: str = "", **id_):  # id_: an id, or nothing
-        self._prop_names = self.available_properties = ["id", "html", "className"]
-        self._valid_wildcard_attributes = self.available_wildcard_properties = []
-        super().__init__(html=html, className=className, **id_)
-
-
-class TabSection(Component):
-    """A tab's section, hidden until explorer.showTab shows it, whose contents mount the first time it is shown:
-    window.explorer_static.TabSection, in assets/static_html.js. Mounted, the five tabs were 357 components and
-    22 Plotly graphs on every page load, most of them in tabs the student never opens."""
-
-    _namespace, _type = "explorer_static", "TabSection"
-    _children_props, _base_nodes = [], ["children"]
-
-    def __init__(self, children, id: str, hidden: bool = True):
-        self._prop_names = self.available_properties = ["id", "hidden", "children"]
-        self._valid_wildcard_attributes = self.available_wildcard_properties = []
-        super().__init__(children=children, id=id, hidden=hidden)
-
-
-# Dash's names of the attributes that plain HTML spells otherwise.
-HTML_ATTRIBUTES = {"className": "class", "colSpan": "colspan", "rowSpan": "rowspan", "htmlFor": "for"}
-VOID_TAGS = {"br", "hr", "img", "wbr"}
-# Elements that act (a click, a form, a script, a frame): never in a panel of text and numbers.
-ACTIVE_TAGS = {"button", "form", "input", "select", "textarea", "script", "style", "iframe", "object", "embed"}
-ATTRIBUTE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_:.-]*")
-CAPITAL = re.compile("([A-Z])")
-
-
-def to_html(node) -> str:
-    """A tree of plain html.* components as escaped HTML, for a StaticHtml: what a callback rebuilds on each
-    change as tables of numbers (the drill-down is 165 components). dash-renderer dispatches once for each new
-    component and runs every mounted component's selector on each dispatch; one prop of one element costs
-    neither. What React would render, the same way (a boolean child is nothing, a False attribute is left out);
-    anything that acts or that HTML cannot carry raises TypeError, so it stays a component."""
-    if node is None or isinstance(node, bool):
-        return ""
-    if isinstance(node, str | Number):
-        return escape(str(node))
-    if isinstance(node, list | tuple):
-        return "".join(map(to_html, node))
-    tag = node._type.lower() if getattr(node, "_namespace", None) == "dash_html_components" else None
-    props = node.to_plotly_json()["props"] if tag else {}
-    if tag is None or tag in ACTIVE_TAGS or "n_clicks" in props:
-        raise TypeError(f"{type(node).__name__} is not plain HTML")
-    children = props.pop("children", None)
-    return f"<{tag}{''.join(map(attribute, props.items()))}>" + \
-        ("" if tag in VOID_TAGS else f"{to_html(children)}</{tag}>")
-
-
-def attribute(item: tuple[str, object]) -> str:
-    name, value = item
-    if not ATTRIBUTE_NAME.fullmatch(name):
-        raise TypeError(f"{name[:40]!r} is not an attribute name")
-    if value is None or value is False:
-        return ""
-    name = HTML_ATTRIBUTES.get(name, name)
-    return f" {name}" if value is True else f' {name}="{escape(css(value) if name == "style" else str(value))}"'
-
-
-def css(style: dict) -> str:
-    """React's style object as CSS: {"borderTop": "1px"} -> "border-top: 1px". A value carries its unit
-    (React would add px to a bare number)."""
-    if not all(isinstance(value, str) for value in style.values()):
-        raise TypeError(f"style values are strings with their unit: {style}")
-    return "; ".join(CAPITAL.sub(r"-\1", name).lower() + f": {value}" for name, value in style.items())
-
-
 @i18n.lru_cache(maxsize=16)
-def markdown(name: str) -> StaticHtml:
-    """A section of the seed's text, typeset at build time, so the browser needs no Markdown parser and no
-    MathJax. The page's one h1 is the header's: a section's h1 becomes an h2."""
+def markdown(name: str) -> dcc.Markdown:
+    """A section of the seed's text, typeset at build time (no MathJax in the browser), as one dcc.Markdown of
+    HTML: trusted content of the build's own, never user input. The page's one h1 is the header's: a section's
+    h1 becomes an h2."""
     text = rendered(name).replace("<h1>", "<h2>").replace("</h1>", "</h2>")
-    return StaticHtml(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
+    return static_html(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
+
+
+def static_html(text: str = "", **kwargs) -> dcc.Markdown:
+    """HTML of the app's own build as one component (dcc.Markdown passes its HTML through)."""
+    return dcc.Markdown(text, dangerously_allow_html=True, **kwargs)
 
 
 def rendered(name: str, lang: str | None = None) -> str:
@@ -126,7 +54,7 @@ def formula(svg: str) -> str:
     lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
     return (f'<img class="formula" src="{FORMULA_PATH}{formula_key(image)}.svg" '
             f'alt="{escape(unescape(attrs["aria-label"].strip()))}" loading="lazy" decoding="async" '
-            f'style="width: {attrs["width"]}; height: {attrs["height"]}; vertical-align: {lift}">')
+            f'style="width: {attrs["width"]}; height: {attrs["height"]}; vertical-align: {lift}" />')  # closed, as dcc.Markdown's parser (JSX) needs
 
 
 FORMULA_PATH = "/formulas/"  # + a key of the SVG's content, so a file never changes (served as immutable)
@@ -160,8 +88,8 @@ def alert(message: str) -> html.P:
 
 
 def live_html(panel_id: str, className: str = "") -> html.Div:
-    """A StaticHtml a callback fills (its `html`), read out by screen readers when it changes."""
-    return html.Div(StaticHtml(id=panel_id, className=className), **{"aria-live": "polite"})
+    """A panel a callback fills (its `children`), read out by screen readers when it changes."""
+    return html.Div(id=panel_id, className=className, **{"aria-live": "polite"})
 
 
 def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
