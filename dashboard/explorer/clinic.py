@@ -25,6 +25,7 @@ from .wiring import callback
 PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
 NEW_MYSTERY = "clinic-new-mystery"
 LEAVE_MYSTERY = "clinic-leave-mystery"
+LEAVE_BOX = "clinic-leave-box"  # shown in mystery mode only
 CHECKS = "clinic-checks"
 ANSWER_BOX = "clinic-answer-box"  # shown in mystery mode only
 ANSWER = "clinic-answer"
@@ -58,8 +59,8 @@ def layout() -> html.Section:
                       dbc.Input(id=MYSTERY, type="number", min=limits.MYSTERIES[0], max=limits.MYSTERIES[-1], step=1,
                                 value=limits.NO_MYSTERY, debounce=True, size="sm", className="seed-box"),
                       dbc.Button(_("new mystery"), id=NEW_MYSTERY, color="primary", size="sm"),
-                      dbc.Button(_("leave mystery mode"), id=LEAVE_MYSTERY, color="secondary", outline=True,
-                                 size="sm", hidden=True)],
+                      html.Span(dbc.Button(_("leave mystery mode"), id=LEAVE_MYSTERY, color="secondary",
+                                           outline=True, size="sm"), id=LEAVE_BOX, hidden=True)],
                      className="d-flex align-items-center gap-2 flex-wrap mt-2"),
             html.Fieldset([html.Legend(_("checks to run"), className="small mb-1"),
                            dbc.Checklist(id=CHECKS, options=[{"label": _(name), "value": key} for key, name in
@@ -149,7 +150,7 @@ def learning_losses(s: Setting, causal: bool, wait: bool = False) -> dict | None
 
 
 @callback(Output(TABLE, "children"), Output(CATCHES, "children"), Output(STORY, "children"),
-          Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(LEAVE_MYSTERY, "hidden"), Output(POLL, "disabled"),
+          Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(LEAVE_BOX, "hidden"), Output(POLL, "disabled"),
           inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, which=Input(CHECKS, "value"),
                       polls=Input(POLL, "n_intervals")), prevent_initial_call=True)
 def update_checks(shared, layers, which, polls):
