@@ -1,5 +1,5 @@
-# `make run` starts the dashboard; `make test` runs every test, browser tests included;
-# `make test-fast` runs the unit tests only.
+# `make run` starts the dashboard; `make test` runs every test, browser tests included (Chromium, and
+# Firefox through tests/test_firefox.py); `make test-fast` runs the unit tests and the JavaScript rules.
 PY := .venv/bin/python
 # Installs only from a lock (`make lock`): every package, transitive ones, pip and setuptools included, is
 # pinned by version and hash, and pip refuses anything else. Wheels only: building an sdist would fetch
@@ -17,9 +17,11 @@ test: .venv/.dev system-deps node-tools
 	$(PY) -m pytest -n 2 --dist loadfile
 	PYTHON=$(PY) node --test tests/node/
 
-# No browser, gunicorn or nginx: the tests marked `browser` or `server` are left out.
+# No browser, gunicorn or nginx: the tests marked `browser` or `server` are left out. The JavaScript
+# rules under Node need no npm package.
 test-fast: .venv/.dev
 	$(PY) -m pytest -n 2 -m "not browser and not server"
+	PYTHON=$(PY) node --test tests/node/
 
 # A shared class server, nginx in front of gunicorn: see README, "Hosting for a class".
 serve: .venv/.runtime
@@ -39,10 +41,11 @@ bench: .venv/.dev system-deps node-tools
 	$(PY) bench/bench_class_mode.py
 	$(PY) bench/bench_lighthouse.py
 
-# axe-core (tests/test_a11y.py) and Lighthouse (bench/bench_lighthouse.py) from npm, pinned by the lock file.
+# axe-core (tests/test_a11y.py), Lighthouse (bench/bench_lighthouse.py) and puppeteer-core (tests/firefox/,
+# which drives Debian's firefox-esr) from npm, pinned by the lock file. No browser is ever downloaded.
 node-tools:
 	@$(call apt_missing,/usr/bin/npm:npm)
-	cd tests/node && npm ci --no-audit --no-fund --ignore-scripts
+	cd tests/node && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts
 
 # Rebuild the vendored Bootstrap, the partial plotly.js and the typeset formulas (needs node and npm).
 assets:
@@ -88,11 +91,12 @@ lock:
 	extra=$$(comm -23 "$$venv/runtime" "$$venv/dev"); \
 	if [ -n "$$extra" ]; then echo "requirements.lock disagrees with requirements-dev.lock:"; echo "$$extra"; exit 1; fi
 
-# Debian's Chromium for the browser tests (never a downloaded browser), nginx for the load-balancer test,
-# PostgreSQL for the class-mode store's tests (started and stopped by tests/pg.py), zbarimg to read a QR code,
-# Noto's CJK fonts for the Chinese pages.
+# Debian's Chromium for the browser tests and firefox-esr for the second engine, on xvfb's display so WebGL is
+# there (never a downloaded browser), nginx for the load-balancer test, PostgreSQL for the class-mode store's
+# tests (started and stopped by tests/pg.py), zbarimg to read a QR code, Noto's CJK fonts for the Chinese pages.
 system-deps:
 	@$(call apt_missing,/usr/bin/chromium:chromium /usr/bin/chromedriver:chromium-driver /usr/sbin/nginx:nginx \
+		/usr/bin/firefox-esr:firefox-esr /usr/bin/xvfb-run:xvfb \
 		/usr/lib/postgresql/*/bin/initdb:postgresql /usr/bin/zbarimg:zbar-tools \
 		/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc:fonts-noto-cjk)
 
