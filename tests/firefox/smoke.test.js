@@ -55,6 +55,17 @@ test("every tab loads with no console error and every figure draws", async (t) =
   });
 });
 
+test("number boxes are typed in: no spin arrows", async (t) => {
+  await withPage(t, async (page) => {
+    await page.goto(APP_URL + "/?tab=example");
+    await readTab(page, "example");
+    const looks = await page.evaluate(() => Array.from(document.querySelectorAll('input[type="number"]'))
+      .filter((e) => e.getClientRects().length > 0).map((e) => getComputedStyle(e).appearance));
+    assert.ok(looks.length >= 3, `number boxes: ${looks}`);  // the seed, the head, the query, the key
+    assert.deepStrictEqual(looks, looks.map(() => "textfield"));
+  });
+});
+
 test("a change of h redraws the heads, and a click on a cell opens its drill-down", async (t) => {
   await withPage(t, async (page) => {
     await page.goto(APP_URL + "/?tab=example");
