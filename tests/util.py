@@ -1,12 +1,8 @@
 """Helpers shared by the tests."""
 
 import base64
-from html.parser import HTMLParser
 
 import numpy as np
-from dash import html
-
-from dashboard.explorer.ui import HTML_ATTRIBUTES, VOID_TAGS
 
 
 def decode(typed: dict) -> np.ndarray:
@@ -36,18 +32,21 @@ def patch_assignments(patch) -> dict:
     return {tuple(op["location"]): op["params"]["value"] for op in ops if op["operation"] == "Assign"}
 
 
-def fire(callback, *args, changed=None):
-    """Call a view's server callback as Dash does when the gates in `changed` passed new values (by default
-    every gate: a first draw). `args` are the callback's arguments: a gate's values as a list, in its order."""
+def fire(callback, changed=None, **values):
+    """Call a view's server callback by its names as Dash does when the inputs `changed` fired: Inputs, groups of
+    them (a dict such as controls.CELL) or "id.property" strings; by default every input of the callback (a first
+    draw). The function is the one its module names, so it never sees the page's language."""
     from dash._callback_context import context_value
     from dash._utils import AttributeDict
 
-    from dashboard.explorer.gate import GATES
+    from tests.dash_requests import callback_map, key_of_function, prop_ids
 
-    fired = [{"prop_id": f"{g.id}.data", "value": None} for g in (GATES if changed is None else changed)]
+    if changed is None:
+        changed = [f"{p['id']}.{p['property']}" for p in callback_map()[key_of_function(callback)]["inputs"]]
+    fired = [{"prop_id": prop_id, "value": None} for prop_id in prop_ids(*changed)]
     token = context_value.set(AttributeDict(triggered_inputs=fired))
     try:
-        return callback(*args)
+        return callback(**values)
     finally:
         context_value.reset(token)
 
@@ -60,42 +59,3 @@ def texts(component) -> list[str]:
     if children is None:
         return []
     return [t for child in (children if isinstance(children, list) else [children]) for t in texts(child)]
-
-
-class _ComponentTree(HTMLParser):
-    """HTML (ui.to_html's) back into html.* components, so a panel sent as HTML reads like one sent as components."""
-
-    DASH_NAMES = {html_name: name for name, html_name in HTML_ATTRIBUTES.items()}
-
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.stack = [[None, None, []]]  # [component class, props, children]: the root's holds the element
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        kind, props = getattr(html, tag.capitalize()), {self.DASH_NAMES.get(k, k): v for k, v in attrs}
-        if tag in VOID_TAGS:  # no end tag follows
-            self.stack[-1][-1].append(kind(**props))
-        else:
-            self.stack.append([kind, props, []])
-
-    def handle_endtag(self, tag):
-        kind, props, children = self.stack.pop()
-        text = len(children) == 1 and isinstance(children[0], str)  # as a panel's code writes it: P("…"), Tbody([…])
-        self.stack[-1][-1].append(kind(**props, children=children[0] if text else children))
-
-    def handle_data(self, data):
-        self.stack[-1][-1].append(data)
-
-    @property
-    def root(self):
-        (top,) = self.stack[0][-1]
-        return top
-
-
-def from_html(text: str):
-    """The one element (with its tree) that a StaticHtml's `html` holds."""
-    tree = _ComponentTree(text)
-    assert len(tree.stack) == 1, "unclosed elements"
-    return tree.root
