@@ -1,12 +1,22 @@
-"""Screenshot every tab at phone, laptop and projector width, light and dark; in lecture mode at 1920; and the
-presenter view of the heatmaps at 1920. The worked example shows the learning lab's trained layer (h = 8).
-In another language (zh-CN, es), every file name starts with it.
+"""Screenshots, two kinds.
+
+`docs`: every picture in README.md and docs/ (docs/img/, WebP from Chromium, each at most MAX_BYTES). Each is a
+setting a link opens (DOCS: its URL, and the figure it shows), so tests/test_docs.py can check that each still
+opens. Run it after a change that alters what they show, with the app running:
+
+    python tools/screenshots.py docs [URL]                  (default http://127.0.0.1:8050)
+
+Otherwise, for a review: every tab at phone, laptop and projector width, light and dark; in lecture mode at
+1920; and the presenter view of the heatmaps at 1920. The worked example shows the learning lab's trained layer
+(h = 8). In another language (zh-CN, es), every file name starts with it.
 
     python tools/screenshots.py [URL] [OUT_DIR] [LANG]      (default http://127.0.0.1:8050, screenshots/, en)
 """
 
+import base64
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from playwright.sync_api import sync_playwright
 
@@ -14,6 +24,94 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard.limits import TABS  # noqa: E402
 from tests.browser import TWO_FRAMES, launch_chromium, wait_until  # noqa: E402
 from tests.test_a11y import wait_drawn  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS_IMG = ROOT / "docs" / "img"
+MAX_BYTES = 150 * 1024
+
+
+class Shot(NamedTuple):
+    """One picture of the docs: the page `url` opens (a path and its query), cut to the frame of the figure
+    `graph` (or the whole window when None), in a window of `size`; with `present`, shown in the presenter
+    view (the P key), at 1920 x 1080; `session` starts a class session first and poses the form's question."""
+    name: str
+    url: str
+    graph: str | None = None
+    size: tuple[int, int] = (1280, 900)
+    present: bool = False
+    session: bool = False
+
+
+WORKED = "/?tab=example&h=4&weights=trained"
+DOCS = [
+    Shot("worked-example", WORKED, "heatmaps"),
+    *[Shot(f"heads-{h}", f"/?tab=example&h={h}&weights=trained", "heatmaps", (900, 800)) for h in (1, 2, 4, 8)],
+    Shot("tab-example", WORKED, "cube"),
+    Shot("tab-mixing", "/?tab=mixing&h=4&weights=trained", "mixing-multi"),
+    Shot("tab-equivariance", "/?tab=equivariance&h=4&weights=trained", "eq-attention"),
+    Shot("tab-learning", "/?tab=learning", "learn-loss"),
+    Shot("tab-clinic", "/?tab=clinic&bug=kq", "clinic-buggy-heatmaps"),
+    Shot("presenter", WORKED + "&lecture=1", "heatmaps", (1920, 1080), present=True),
+    Shot("class-lecturer", "/class", None, (1440, 1000), session=True),
+]
+
+
+def webp(page, clip: dict | None, quality: int = 80) -> bytes:
+    """The page (or the `clip` of it, in the page's CSS pixels) as WebP: Chromium encodes it (DevTools), so no
+    image library is needed."""
+    cdp = page.context.new_cdp_session(page)
+    params = {"format": "webp", "quality": quality, "captureBeyondViewport": bool(clip)}
+    if clip:
+        params["clip"] = {**clip, "scale": 1}
+    data = base64.b64decode(cdp.send("Page.captureScreenshot", params)["data"])
+    cdp.detach()
+    return data
+
+
+def docs(url: str = "http://127.0.0.1:8050") -> None:
+    from tests.test_a11y import wait_graph
+
+    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        for shot in DOCS:
+            w, h = shot.size
+            page = browser.new_page(viewport={"width": w, "height": h}, color_scheme="light", reduced_motion="reduce")
+            errors = []
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))  # noqa: B023 (this page's)
+            page.goto(url + shot.url)
+            clip = None
+            if shot.session:
+                page.get_by_role("button", name="start a session").click()
+                page.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+                page.get_by_role("button", name="pose question").click()
+                page.wait_for_selector("#class-results .js-plotly-plot, #class-prompt:not(:empty)")
+                page.evaluate(TWO_FRAMES)
+            elif shot.present:
+                wait_graph(page, shot.graph)
+                page.evaluate("id => document.getElementById(id).scrollIntoView({block: 'center'})", shot.graph)
+                page.evaluate(TWO_FRAMES)
+                page.keyboard.press("p")
+                wait_until(page, "() => document.documentElement.classList.contains('presenting')")
+                wait_until(page, """() => { const gd = document.querySelector('.presented .js-plotly-plot');
+                  return gd && !gd.closest('.dash-graph--pending'); }""")
+                page.evaluate(TWO_FRAMES)
+            else:
+                wait_graph(page, shot.graph)
+                page.evaluate(TWO_FRAMES)
+                clip = page.evaluate("""id => { const r = document.getElementById(id).closest('.figure-frame')
+                  .getBoundingClientRect(); return {x: r.x + scrollX, y: r.y + scrollY, width: r.width,
+                  height: r.height}; }""", shot.graph)
+            for quality in (80, 70, 60, 50, 40):
+                image = webp(page, clip, quality)
+                if len(image) <= MAX_BYTES:
+                    break
+            path = DOCS_IMG / f"{shot.name}.webp"
+            path.write_bytes(image)
+            print(path.relative_to(ROOT), f"{len(image) // 1024} KB, quality {quality}", "console errors:", errors)
+            page.close()
+        browser.close()
+
 
 SIZES = {"390": (390, 844), "1440": (1440, 900), "1920": (1920, 1080)}
 MODES = [(size, scheme, "") for size in SIZES for scheme in ("light", "dark")] + [
@@ -58,4 +156,7 @@ def main(url: str = "http://127.0.0.1:8050", out: str = "screenshots", lang: str
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1:2] == ["docs"]:
+        docs(*sys.argv[2:])
+    else:
+        main(*sys.argv[1:])
