@@ -54,7 +54,7 @@ def test_every_claimed_winner_beats_its_runner_up(h, seed, size, scale_tau, weig
             row = explain.influence(result, ex.W_O).layer[0]
             values = row / row.sum()
         try:
-            q = templates.example(template, dict(f, template=template))
+            q = templates.example(template, templates.checked_form(template, dict(f, template=template)))
         except templates.Refused:
             assert gap(values, lower) <= margin, template
             continue

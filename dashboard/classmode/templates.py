@@ -124,29 +124,55 @@ def stored_setting(s: Setting) -> dict:
 
 def question(form: dict) -> tuple[dict | None, str]:
     """The store's question for the form's values ({template, weights, h, seed, size, scale, tau, head (from 1),
-    query, key, train_seed, timer}), with its truth; or (None, a message for the lecturer)."""
+    query, key, train_seed, timer}), with its truth; or (None, a message for the lecturer). Every value is checked
+    with limits before anything is computed (checked_form)."""
     try:
         template = limits.choice(form.get("template"), tuple(TEMPLATES), N_("the question"))
         timer = limits.choice(form.get("timer", 0), tuple(TIMERS), N_("the timer"))
+        if template not in LAB:
+            form = checked_form(template, form)
         q = (lab if template in LAB else example)(template, form)
     except limits.Invalid as e:
         return None, _("Check the form: {error}").format(error=e)
     except Refused as e:
         return None, with_suggestion(str(e), template, form)
+    except OutOfRange as e:
+        return None, str(e)
     return (None, q) if isinstance(q, str) else ({**q, "template": template, "timer": timer}, "")
 
 
+class OutOfRange(Exception):
+    """A head, query or key the setting does not have; str(error) says which ones it has."""
+
+
+def checked_form(template: str, form: dict) -> dict:
+    """The form with its setting checked (limits.Invalid) and its head, query and key as ints within the setting
+    (OutOfRange): what example() and the suggestions compute with."""
+    s = setting_of(form)
+    checked = {**form, **stored_setting(s), "tau": s.tau}
+    if template in ("sharpest", "bug"):
+        return checked
+    key = form.get("key") if template == "amount" else 0
+    head = form.get("head") if template != "influence" else 1
+    cell, message = limits.cell(head, form.get("query"), key, s.h, s.n)
+    if cell is None:
+        raise OutOfRange(message)
+    i, r, j = cell
+    return {**checked, "head": i + 1, "query": r, "key": j}
+
+
 def variants(template: str, form: dict):
-    """Forms near the refused one to try, nearest first: other heads and queries, then another temperature, other
-    weights and h."""
-    scales = dict.fromkeys(((form.get("scale"), form.get("tau")), ("tau", -5), ("tau", -10)))
-    for weights in dict.fromkeys((form.get("weights"), "trained", "random")):
+    """Checked forms near the refused one to try, nearest first: the same query on other heads, then other
+    queries, then another temperature, other weights and h."""
+    scales = dict.fromkeys(((form["scale"], form["tau"]), ("tau", -5), ("tau", -10)))
+    for weights in dict.fromkeys((form["weights"], "trained", "random")):
         for scale, tau in scales:
-            for h in dict.fromkeys((form.get("h"), 4, 2, 8, 1)):
-                heads = range(1, h + 1) if isinstance(h, int) and template not in ("sharpest", "influence") else ()
-                queries = range(3 * limits.DEFAULT_SIZE) if template != "sharpest" else ()
-                for head in dict.fromkeys((form.get("head"), *heads)):
-                    for query in dict.fromkeys((form.get("query"), *queries)):
+            for h in dict.fromkeys((form["h"], 4, 2, 8, 1)):
+                cell = template not in ("sharpest", "bug")
+                queries = range(core.N_CLUSTERS * form["size"]) if cell else ()
+                heads = range(1, h + 1) if cell and template != "influence" else ()
+                for query in dict.fromkeys((form.get("query"), *queries)):
+                    for head in dict.fromkeys((form.get("head") if form.get("head", 0) <= h else 1, *heads)):
                         yield {**form, "weights": weights, "scale": scale, "tau": tau, "h": h, "head": head,
                                "query": query}
 
@@ -164,8 +190,8 @@ def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> st
         if k >= tries:
             break
         try:
-            posed = example(template, other)
-        except (Refused, limits.Invalid):
+            example(template, checked_form(template, other))
+        except (Refused, OutOfRange, limits.Invalid):
             continue
         where = _("{weights}, h = {h}, {scale}, head {head}, query {query}") if template in ("key", "entropy") \
             else _("{weights}, h = {h}, {scale}, query {query}") if template == "influence" else \
@@ -200,11 +226,7 @@ def example(template: str, form: dict) -> dict:
                                      runner=figures.head_label(c.runner_up), other=mean[c.runner_up],
                                      margin=margins.BITS))
         return {**common, "n": s.h, "truth": c.best, "accepted": [c.best], "prompt": stated(margin=margins.BITS)}
-    cell, message = limits.cell(form.get("head"), form.get("query"), form.get("key") if template == "amount" else 0,
-                                s.h, n)
-    if cell is None:
-        raise Refused(message)
-    i, r, j = cell
+    i, r, j = form["head"] - 1, form["query"], form["key"]  # checked (checked_form)
     if template == "influence":
         return key_that_matters_most(ex, result, r, common)
     row = A[i, r]
