@@ -1,12 +1,13 @@
 """HTML built from the core's numbers that the explorer and class mode both show: the drill-down of one
-attention weight (the explorer's "Why is this weight large?", class mode's reveal) and its bars."""
+attention weight (the explorer's "Why is this weight large?", class mode's reveal) and its bars. The drill-down
+says whether the weight is large at all (size_verdict, by the margin rule against 1/n)."""
 
 from __future__ import annotations
 
 import numpy as np
 from dash import html
 
-from . import explain, figures
+from . import explain, figures, margins
 from .i18n import _, ngettext
 
 
@@ -67,11 +68,28 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
                              uniform=1 / len(A))
     return html.Div(
         [html.P(summary, className="drill-summary"),
+         html.P(size_verdict(float(A[j]), len(A)), className="drill-verdict"),
          html.P([html.Strong(_("tokens: ")), f"x_{r} = {_vector(path.x_r)}, x_{j} = {_vector(path.x_j)}"],
                 className="small font-monospace"),
          html.Div([html.Div(coordinates, className="col-md-6"), html.Div(softmax_row, className="col-md-6")],
                   className="row g-3")],
     )
+
+
+def size_verdict(weight: float, n: int) -> str:
+    """Whether the weight is large, by the margin rule against 1/n, what every key gets when all are alike: large
+    only when it beats 1/n by more than margins.WEIGHT."""
+    verdict = margins.beats(weight, 1 / n, margins.WEIGHT)
+    if verdict:
+        text = _("This weight is large: {weight:.3f}, more than {margin} above 1/{n} = {uniform:.3f}, what each key "
+                 "would get if every key got the same.")
+    elif verdict is None:
+        text = _("This weight is not large: {weight:.3f} is within {margin} of 1/{n} = {uniform:.3f}, what each key "
+                 "would get if every key got the same.")
+    else:
+        text = _("This weight is not large: {weight:.3f}, more than {margin} below 1/{n} = {uniform:.3f}, what each "
+                 "key would get if every key got the same. What follows shows why it is small.")
+    return text.format(weight=weight, margin=margins.WEIGHT, n=n, uniform=1 / n)
 
 
 def _logit(i: int, r: int, j: int) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from dashboard.attention import HEAD_CHOICES, bilinear_forms, multi_head_attention, numerical_rank, worked_example
 from dashboard.explain import cell_path, feature_mixing, head_contributions
+from dashboard import explain, margins, state, tables
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
 
 
@@ -137,3 +138,31 @@ def test_head_summaries_against_a_row_by_row_count():
     assert uniform.entropy[0] == pytest.approx(np.log2(12)) and uniform.own_cluster[0] == pytest.approx(1 / 3)
     one_hot = head_summaries(np.eye(12)[None], cluster)  # every token on itself: 0 bits, all on its own cluster
     assert one_hot.entropy[0] == 0 and one_hot.own_cluster[0] == 1 and one_hot.largest[0] == 1
+
+
+# ------------------------------------------------------------------ issue 36, finding 5: "Why is this weight large?"
+
+
+def drill_texts(i, r, j, setting):
+    ex, result = state.model(setting)
+    panel = tables.explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
+    return result.A[i, r, j], [c.children for c in panel.children if getattr(c, "className", "") == "drill-verdict"]
+
+
+def test_a_small_weight_is_not_called_large():
+    """The trained default cell's 0.009 (head 1, query 0, key 1, as the drill-down opens) is said not to be large: the verdict compares it with 1/n
+    by margins.WEIGHT; a weight within the margin of 1/n is not large either; only one past it above is."""
+    s = state.Setting(4, 0, weights="trained")
+    A = state.model(s)[1].A
+    n = A.shape[-1]
+    small = tuple(int(k) for k in np.argwhere(A < 1 / n - margins.WEIGHT)[0])
+    large = tuple(int(k) for k in np.argwhere(A > 1 / n + margins.WEIGHT)[0])
+    flat = state.Setting(4, 0)  # random weights: rows near uniform
+    near = tuple(int(k) for k in np.argwhere(abs(state.model(flat)[1].A - 1 / n) <= margins.WEIGHT)[0])
+    for cell, start, at in ((small, "This weight is not large", s), (near, "This weight is not large", flat),
+                            (large, "This weight is large", s)):
+        weight, verdict = drill_texts(*cell, at)
+        assert len(verdict) == 1 and verdict[0].startswith(start) and f"{weight:.3f}" in verdict[0], (cell, verdict)
+    assert "below" in drill_texts(*small, s)[1][0] and "within 0.02" in drill_texts(*near, flat)[1][0]
+    weight, verdict = drill_texts(0, 0, 1, s)  # the issue's 0.009
+    assert f"{weight:.3f}" == "0.009" and verdict[0].startswith("This weight is not large: 0.009, more than 0.02 below")
