@@ -186,7 +186,7 @@ def layout_values() -> dict:
 def default_values(key: str) -> dict:
     """A view callback's values by name at the page's defaults (None where the layout sets nothing: a click
     count, a poll count)."""
-    known = layout_values()
+    key, known = key_of(key), layout_values()
     slots = ports(key)
     return {name: {sub: known.get(slots[i]) for sub, i in where.items()} if isinstance(where, dict) else
             known.get(slots[where]) for name, where in names(key).items()}
