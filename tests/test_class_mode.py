@@ -527,3 +527,24 @@ def test_forged_inputs_never_get_a_server_error(client, b):
                 statuses.add(status)
                 assert status in (200, 204), (port, repr(value)[:40], status)
     assert statuses == {200, 204}
+
+
+def test_a_tap_that_was_not_saved_is_cleared_so_that_tapping_it_again_sends_it(client, b, monkeypatch, tmp_path):
+    """Issue 39 item 4: 'Nothing was saved: try again' clears the tapped choice (a selected radio sends nothing
+    when tapped), and the same tap, once the store is back, is saved. A slider's answer keeps the slider."""
+    code, token = start(client, b)
+    qid, _ = pose(client, b, code, token)
+    sid = joined(client, b, code)
+    good = str(tmp_path)
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "file" / "data"))  # the store cannot write
+    ids.store.cache_clear()
+    status, out = post(client, b.answer(code, sid, qid, 3))
+    assert out[ids.S_FEEDBACK]["children"] == S.Unavailable.MESSAGE and out[ids.CHOICES]["value"] is None
+    status, out = post(client, b.answer(code, sid, qid, 0.5, slider=True))
+    assert out[ids.S_FEEDBACK]["children"] == S.Unavailable.MESSAGE and ids.CHOICES not in out
+    monkeypatch.setenv("DATA_DIR", good)  # the store is back
+    ids.store.cache_clear()
+    status, out = post(client, b.answer(code, sid, qid, 3))
+    assert out[ids.S_FEEDBACK]["children"] == SENT1 and ids.CHOICES not in out  # a saved tap stays selected
+    assert heads(client, b, code, token, qid) == "1 joined · 1 answered vote 1"

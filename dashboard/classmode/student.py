@@ -174,14 +174,17 @@ def poll(polls, stored, page, seen):
 SENT = N_("Vote {round} sent. You can change it until the vote closes.")
 
 
-@callback(Output(ids.S_FEEDBACK, "children", allow_duplicate=True), Input(ids.CHOICES, "value"),
+@callback(Output(ids.S_FEEDBACK, "children", allow_duplicate=True),
+          Output(ids.CHOICES, "value", allow_duplicate=True), Input(ids.CHOICES, "value"),
           Input(ids.SEND, "n_clicks"), State(ids.SLIDER, "value"), State(ids.ASKED, "data"),
           State(ids.STUDENT_ID, "data"), State(ids.PAGE, "data"), prevent_initial_call=True)
 def answer(choice, sends, amount, asked, stored, page):
     """Record or change this student's answer in the open vote; the store checks every value against the
-    question, and that the server issued this id for this session."""
+    question, and that the server issued this id for this session. An answer that was not saved clears the
+    tapped choice, so that tapping it again sends it (a selected radio sends nothing when tapped)."""
     code = student_code(page)
-    value = amount if ctx.triggered_id == ids.SEND else choice
+    tapped = ctx.triggered_id != ids.SEND
+    value = choice if tapped else amount
     if value is None or not isinstance(asked, dict):  # a new round clears the choice
         raise PreventUpdate
     student = own_id(stored, code)
@@ -189,8 +192,8 @@ def answer(choice, sends, amount, asked, stored, page):
         ids.PER_STUDENT.check(student[:ids.MAX_KEY] if student else "")
         voted = ids.store().answer(code, student, asked.get("id"), value)
     except StoreError as e:
-        return str(e)
-    return _(SENT).format(round=voted)
+        return str(e), None if tapped else no_update
+    return _(SENT).format(round=voted), no_update
 
 
 clientside_callback("studentPoll", Output(ids.S_POLL, "disabled"), Input(ids.PAGE, "data"))
