@@ -8,11 +8,11 @@ from dashboard.explorer import equivariance, example, mixing
 from dashboard.figures.example import PLANE
 from dashboard.state import Setting
 from tests.dash_requests import cell as selected_cell
-from tests.dash_requests import example_views, worked
+from tests.dash_requests import model
 from tests.util import decode, fire, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
-CELL = selected_cell(1, 0, 1)  # the selected cell's gate: head 1, query 0, key 1
+CELL = selected_cell(1, 0, 1)  # the selected cell: head 1, query 0, key 1
 BAD_CONTROLS = ["4", 4.0, 3, 16, -1, True, None, [4], {"h": 4}, 10**30]
 BAD_SEEDS = ["0", 0.5, -1, 100, True, None, [0], {"s": 1}, 10**30]
 
@@ -20,18 +20,20 @@ SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tok
 
 
 def example_view(h, seed, display=False, focus=0, cell=CELL):
-    """update_example as a first draw of the tab (every gate fired), at the seed's size and scale."""
-    W = {**worked(h, seed, **SEED_MODEL), "display": display}
-    return example_views(W, cell, focus)
+    """The worked example's blocks, heatmaps, cube and sentence as a first draw of the tab (every input fired), at
+    the seed's size and scale."""
+    shared = {**model(h, seed, **SEED_MODEL), "display": display}
+    return (fire(example.update_blocks, shared=shared), fire(example.update_heatmaps, shared=shared, cell=cell),
+            fire(example.update_cube, shared=shared, focus=focus), fire(example.update_worked_text, shared=shared))
 
 
 def mixing_view(h, seed, cell=CELL):
-    return fire(mixing.update_mixing, worked(h, seed, **SEED_MODEL), cell, {"query": cell["query"]})
+    return fire(mixing.update_mixing, shared=model(h, seed, **SEED_MODEL), cell=cell)
 
 
 def equivariance_view(h, seed, perm, positions, head, display=False):
-    return fire(equivariance.update_equivariance, {**worked(h, seed, **SEED_MODEL), "display": display, "perm": perm,
-                                                 "positions": positions, "head": head})
+    return fire(equivariance.update_equivariance, shared={**model(h, seed, **SEED_MODEL), "display": display},
+                perm=perm, positions=positions, head=head)
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
@@ -50,12 +52,14 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens({"weights": "random", "seed": 7, "size": 4, "display": False})
+    tokens = example.update_tokens(model(4, 7, **SEED_MODEL))
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
-    assert example.TOKEN_GATE.fields == ["weights", "seed", "size", "display"]  # neither h nor the scale: they do not send it
+    # neither h nor the scale: their own cache answers every h and scale with the same figure
+    assert all(example.update_tokens(model(h, 7, size=4, scale=scale)) is tokens for h in HEAD_CHOICES
+               for scale in limits.SCALES)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens({"weights": "random", "seed": bad, "size": 4, "display": False})
+            example.update_tokens(model(4, bad, **SEED_MODEL))
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():
