@@ -11,32 +11,43 @@ from dash.exceptions import PreventUpdate
 from dashboard import bugs, checks, create_app, limits
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.explorer import clinic
-from tests.dash_requests import clinic_answer_body, clinic_body, clinic_checks_body, model, worked
-from tests.util import decode, fire, from_html
+from tests.dash_requests import clinic_answer_body, clinic_body, clinic_checks_body, layers, model
+from tests.util import decode, fire
 
 
 CELL = {"head": 1, "query": 3, "key": 1}
+POLLED = ["clinic-poll.n_intervals"]  # a poll while the layers train: only the interval fired
 
 
-def clinic_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, **model_controls):
-    return {**worked(h, seed, **model_controls), "bug": bug, "mystery": mystery, "causal": causal}
+def clinic_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, **model_controls) -> dict:
+    """The clinic's figures' values by name, but the cell: its tab store and its layers."""
+    return {"shared": model(h, seed, **model_controls), "layers": layers(bug, mystery, causal)}
 
 
-def checks_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, which=None):
-    return {**model(h, seed), "bug": bug, "mystery": mystery, "causal": causal,
-            "checks": limits.DEFAULT_CHECKS if which is None else which}
+def checks_data(h=4, seed=0, bug="reshape", mystery=0, causal=False, which=None) -> dict:
+    return {**clinic_data(h, seed, bug, mystery, causal), "which": limits.DEFAULT_CHECKS if which is None else which}
 
 
-def cells(panel: str) -> list[str]:
+def forge(values: dict, forged: dict) -> dict:
+    """`values` with one control replaced wherever it is read: the store's h, a layer control, the checks."""
+    (name, value), = forged.items()
+    if name == "checks":
+        return {**values, "which": value}
+    if name in values["layers"]:
+        return {**values, "layers": {**values["layers"], name: value}}
+    return {**values, "shared": {**values["shared"], name: value}}
+
+
+def cells(panel) -> list[str]:
     """The text of every cell of a table's body, row by row."""
-    rows = [c for c in from_html(panel)._traverse() if type(c).__name__ == "Tr"][1:]
+    rows = [c for c in panel._traverse() if type(c).__name__ == "Tr"][1:]
     return [[str(cell.children) if isinstance(cell.children, str) else cell.children[0].children
              for cell in row.children] for row in rows]
 
 
 @pytest.mark.parametrize("key", ["reshape", "kq", "no-wo"])
 def test_the_heatmaps_show_each_head_of_both_layers(key):
-    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(bug=key), CELL)
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, **clinic_data(bug=key), cell=CELL)
     ex = worked_example(0)
     right, wrong = multi_head_attention(*ex[:5], 4), bugs.layer(*ex[:5], 4, bugs.BY_KEY[key])
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], right.A, rtol=1e-6)
@@ -56,27 +67,28 @@ def test_the_heatmaps_show_each_head_of_both_layers(key):
 def test_the_model_bar_drives_the_clinic():
     """The setting's scale, size and trained weights reach both layers; with no scaling asked for, forgetting it
     changes nothing."""
-    *_, headline = fire(clinic.update_clinic, clinic_data(bug="no-scale", scale="none"), CELL)
+    *_, headline = fire(clinic.update_clinic, **clinic_data(bug="no-scale", scale="none"), cell=CELL)
     assert "the mistake changes nothing" in headline
-    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5), CELL)
+    heatmaps, _, _, headline = fire(clinic.update_clinic, **clinic_data(h=2, bug="kq", size=6, scale="tau", tau=-5),
+                                    cell=CELL)
     assert decode(heatmaps["data"][0]["z"]).shape == (18, 18) and "n = 18" in headline
-    trained = fire(clinic.update_clinic, clinic_data(h=2, bug="kq", weights="trained"), CELL)[0]
+    trained = fire(clinic.update_clinic, **clinic_data(h=2, bug="kq", weights="trained"), cell=CELL)[0]
     assert not np.allclose(decode(trained["data"][0]["z"]), decode(heatmaps["data"][0]["z"])[:12, :12])
 
 
 def test_the_mask_bug_is_shown_beside_the_correct_causal_layer():
-    heatmaps, _, _, headline = fire(clinic.update_clinic, clinic_data(bug="mask-after"), CELL)
+    heatmaps, _, _, headline = fire(clinic.update_clinic, **clinic_data(bug="mask-after"), cell=CELL)
     correct = decode(heatmaps["data"][0]["z"])
     assert "both with a causal mask" in headline
     assert np.all(np.triu(correct, 1) == 0) and np.allclose(correct.sum(1), 1, atol=1e-6)
-    table, catches, story, picker_hidden, answer_hidden, poll_off = fire(clinic.update_checks,
-                                                                         checks_data(bug="mask-after"), 0)
+    table, catches, story, picker_hidden, answer_hidden, leave_hidden, poll_off = fire(clinic.update_checks,
+                                                                         **checks_data(bug="mask-after"), polls=0)
     assert "The correct causal mask" in str(story) and "pytorch-image-models PR #2236" in str(story)
-    assert (picker_hidden, answer_hidden, poll_off) == (False, True, True)
+    assert (picker_hidden, answer_hidden, leave_hidden, poll_off) == (False, True, True, True)
 
 
 def test_the_tables_are_the_checks_verdicts():
-    table, catches, story, *_ = fire(clinic.update_checks, checks_data(bug="softmax-axis"), 0)
+    table, catches, story, *_ = fire(clinic.update_checks, **checks_data(bug="softmax-axis"), polls=0)
     ex = worked_example(0)
     example = checks.Example(ex.X, tuple(ex[1:5]), 4)
     found = checks.side_by_side(example, bugs.BY_KEY["softmax-axis"])
@@ -87,23 +99,24 @@ def test_the_tables_are_the_checks_verdicts():
     assert cells(catches) == [[bugs.NAMES[key]] + [words[row[c]] for c in checks.FAST] for key, row in expected.items()]
     assert checks.caught_by(found) in str(story) and "axis=-2" in str(story)
     # no check ticked: nothing run, and the tables say so
-    table, catches, story, *_ = fire(clinic.update_checks, checks_data(which=[]), 0)
+    table, catches, story, *_ = fire(clinic.update_checks, **checks_data(which=[]), polls=0)
     assert "Tick a check" in str(table) and catches == "" and "caught by" not in str(story)
 
 
 def test_mystery_mode_hides_the_bug():
     mystery = 17
     name = bugs.mystery(mystery).name
-    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, clinic_data(h=2, mystery=mystery, bug="kq"), CELL)
+    heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, **clinic_data(h=2, mystery=mystery, bug="kq"),
+                                              cell=CELL)
     shown = json.dumps([f["layout"]["annotations"] for f in (heatmaps, buggy, outputs)] + [headline])
     assert name not in shown and "mystery" in shown
     z = [decode(t["z"]) for t in buggy["data"]]
     ex = worked_example(0)
     np.testing.assert_allclose(z, bugs.layer(*ex[:5], 2, bugs.mystery(mystery)).A, rtol=1e-6)  # not kq's
-    table, catches, story, picker_hidden, answer_hidden, _ = fire(clinic.update_checks,
-                                                                  checks_data(h=2, mystery=mystery), 0)
+    table, catches, story, picker_hidden, answer_hidden, leave_hidden, _ = fire(clinic.update_checks,
+                                                                  **checks_data(h=2, mystery=mystery), polls=0)
     assert name not in str(table) + str(story) and "Mystery 17" in str(story)
-    assert picker_hidden is True and answer_hidden is False
+    assert picker_hidden is True and answer_hidden is False and leave_hidden is False  # 'leave' only in a mystery
 
 
 def test_naming_the_mystery():
@@ -118,9 +131,10 @@ def test_naming_the_mystery():
     said = "“softmax over the wrong axis” would fail “rows of A sum to 1”, and this layer passes it"
     assert said in wrong["children"]
     assert answer(None)["props"]["children"] == "Choose a bug first."
-    # a change of the answer (its gate fired, not the button) clears the verdict; out of mystery mode, nothing
-    data = {**model(4, 0), "mystery": mystery, "causal": False, "answer": "kq"}
-    assert fire(clinic.judge, 1, data) == ""
+    # a change of the answer (it fired, not the button) clears the verdict; out of mystery mode, nothing
+    data = {"shared": model(4, 0), "layers": layers(mystery=mystery), "answer": "kq"}
+    assert fire(clinic.judge, ["clinic-answer.value"], clicks=1, **data) == ""
+    assert fire(clinic.judge, ["clinic-submit.n_clicks"], clicks=1, **data) != ""  # the button: a verdict
     assert post(clinic_answer_body("kq", 0)).get_json()["response"][clinic.VERDICT]["children"] == ""
 
 
@@ -143,16 +157,21 @@ def test_new_mystery_and_leaving_it():
 
 def test_still_learns_waits_for_the_training_off_the_request(monkeypatch):
     ready = {}
-    monkeypatch.setattr(clinic, "learning_losses", lambda h, causal: ready.get((h, causal)))
+    monkeypatch.setattr(clinic, "learning_losses", lambda s, causal: ready.get((s.h, causal)))
     data = checks_data(bug="reshape", which=["rows", "learns"])
-    table, catches, _, _, _, poll_off = fire(clinic.update_checks, data, 0)
+    table, catches, *_, poll_off = fire(clinic.update_checks, **data, polls=0)
     assert poll_off is False and "Training every layer" in str(table) and "still learns" not in str(catches)
-    assert fire(clinic.update_checks, data, 1, changed=[]) == (no_update,) * 5 + (False,)  # a poll: still training
+    assert fire(clinic.update_checks, POLLED, **data, polls=1) == (no_update,) * 6 + (False,)  # a poll: training
     ready[(4, False)] = checks.learning_losses(4, False)
-    table, catches, _, _, _, poll_off = fire(clinic.update_checks, data, 2, changed=[])
+    table, catches, *_, poll_off = fire(clinic.update_checks, POLLED, **data, polls=2)
     assert poll_off is True and "Training" not in str(table)
     assert cells(table)[-1][0] == checks.CHECKS["learns"] and cells(table)[-1][-1] == "caught"
-    assert [row[-1] for row in cells(catches)] == ["caught" if key == "reshape" else "missed" for key in bugs.NAMES]
+    ex = worked_example(0)
+    truth = checks.catch_table(checks.Example(ex.X, tuple(ex[1:5]), 4), ("rows", "learns"), ready[(4, False)])
+    words = {True: "caught", False: "missed", None: "cannot tell"}
+    assert [row[-1] for row in cells(catches)] == [words[truth[key]["learns"]] for key in bugs.NAMES]
+    # the training catches the reshape only; a causal bug's layer cannot be told (the correct causal one cannot learn)
+    assert [key for key in bugs.NAMES if truth[key]["learns"]] == ["reshape"] and truth["mask-after"]["learns"] is None
 
 
 @pytest.mark.parametrize("forged", [
@@ -161,18 +180,19 @@ def test_still_learns_waits_for_the_training_off_the_request(monkeypatch):
     {"checks": ["rows", "rows"]}, {"checks": ["nope"]}, {"checks": "rows"}, {"checks": list(range(9))},
     {"checks": [["rows"]]}, {"checks": None}, {"h": 3}], ids=lambda f: json.dumps(f)[:40])
 def test_forged_controls_get_no_update(forged):
-    if "checks" not in forged:  # the figures' gate has no checks
+    if "checks" not in forged:  # the figures read no checks
         with pytest.raises(PreventUpdate):
-            fire(clinic.update_clinic, {**clinic_data(), **forged}, CELL)
+            fire(clinic.update_clinic, **forge(clinic_data(), forged), cell=CELL)
     with pytest.raises(PreventUpdate):
-        fire(clinic.update_checks, {**checks_data(), **forged}, 0)
+        fire(clinic.update_checks, **forge(checks_data(), forged), polls=0)
 
 
 def test_over_http_the_page_requests_are_answered_and_forged_ones_get_a_204():
     client = create_app().server.test_client()
     post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
-    for b in (clinic_body(8, 3, "kq"), clinic_checks_body(8, 3, "mask-after"), clinic_body(1, 0, mystery=999),
-              clinic_checks_body(2, 1, mystery=5, causal=True), clinic_answer_body("no-wo", 5)):
+    for b in (clinic_body(h=8, seed=3, bug="kq"), clinic_checks_body(h=8, seed=3, bug="mask-after"),
+              clinic_body(h=1, seed=0, mystery=999), clinic_checks_body(h=2, seed=1, mystery=5, causal=True),
+              clinic_answer_body("no-wo", 5)):
         assert post(b).status_code == 200
     for b in (clinic_body(bug="nope"), clinic_body(mystery=10**9), clinic_checks_body(checks=["rows", {"a": 1}]),
               clinic_answer_body("nope", 5), clinic_answer_body("kq", "5"), clinic_checks_body(causal="1")):
