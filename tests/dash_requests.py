@@ -78,6 +78,10 @@ def flat_values(key: str, values) -> list:
             assert sorted(values[name]) == sorted(where), (key, name, values[name])
             for sub, i in where.items():
                 flat[i] = values[name][sub]
+        elif isinstance(where, list):  # a group given as a list (the download's cell)
+            assert len(values[name]) == len(where), (key, name, values[name])
+            for i, value in zip(where, values[name]):
+                flat[i] = value
         else:
             flat[where] = values[name]
     return flat
@@ -188,8 +192,12 @@ def default_values(key: str) -> dict:
     count, a poll count)."""
     key, known = key_of(key), layout_values()
     slots = ports(key)
-    return {name: {sub: known.get(slots[i]) for sub, i in where.items()} if isinstance(where, dict) else
-            known.get(slots[where]) for name, where in names(key).items()}
+    def value(where):
+        if isinstance(where, dict):
+            return {sub: known.get(slots[i]) for sub, i in where.items()}
+        return [known.get(slots[i]) for i in where] if isinstance(where, list) else known.get(slots[where])
+
+    return {name: value(where) for name, where in names(key).items()}
 
 
 class ViewCallback(NamedTuple):

@@ -15,16 +15,22 @@ from dash.exceptions import PreventUpdate
 from dashboard import bugs, checks, create_app, figures
 from dashboard.attention import worked_example
 from dashboard.explorer import clinic, clinic_path, export
-from tests.dash_requests import clinic_body, clinic_forward_body, clinic_path_body, model, worked
-from tests.test_clinic import CELL, clinic_data
-from tests.util import decode, fire, from_html, texts
+from dashboard.explorer.clinic_controls import CLINIC_CELL
+from tests.dash_requests import cell, clinic_body, clinic_forward_body, clinic_path_body, layers, model, setting
+from tests.test_clinic import CELL, clinic_data, forge
+from tests.util import decode, fire, texts
 
 H, N, D = 4, 12, 8
 D_K = D // H
 
 
 def path_data(bug="kq", head=1, query=3, key=1, h=H, mystery=0, causal=False) -> dict:
-    return {**model(h, 0), "bug": bug, "mystery": mystery, "causal": causal, "head": head, "query": query, "key": key}
+    """The path's values by name: the clinic's store, its layers and its cell."""
+    return {"shared": model(h, 0), "layers": layers(bug, mystery, causal), "cell": cell(head, query, key)}
+
+
+def path(values: dict):
+    return fire(clinic_path.update_path, **values)
 
 
 def by_head(M: np.ndarray, i: int) -> np.ndarray:
@@ -65,7 +71,7 @@ def shown(vector) -> str:
 
 def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
     """Another head's output differs, this head's does not: the sentence blames no step after the heads."""
-    said = texts(from_html(fire(clinic_path.update_path, path_data("reshape", h=2, causal=True, query=0, key=0))))[0]
+    said = texts(path(path_data("reshape", h=2, causal=True, query=0, key=0)))[0]
     assert "the first number that differs is output row 0" in said
     assert "another head's output, or the step from the concatenation to the output, differs" in said
 
@@ -73,7 +79,7 @@ def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
 @pytest.mark.parametrize("key", list(bugs.NAMES))
 def test_the_path_names_the_first_number_each_bug_changes(key):
     name, correct, buggy = where_each_bug_enters()[key]
-    panel = from_html(fire(clinic_path.update_path, path_data(key)))
+    panel = path(path_data(key))
     said = texts(panel)[0]
     assert said.startswith(f"On the way to A⁽¹⁾[3, 1] and to output row 3, the first number that differs is {name}: "
                            f"{shown(correct)} in the correct layer, {shown(buggy)} in the layer with the bug.")
@@ -88,40 +94,40 @@ def test_the_path_names_the_first_number_each_bug_changes(key):
 def test_a_cell_the_bug_leaves_alone_and_a_row_that_no_longer_sums_to_1():
     """At h = 1 there are no heads to split; a masked key's weight is 0 in both layers, but the mask applied after
     the softmax leaves row 0 summing to its one kept weight."""
-    unchanged = texts(from_html(fire(clinic_path.update_path, path_data("reshape", h=1))))[0]
+    unchanged = texts(path(path_data("reshape", h=1)))[0]
     assert unchanged.endswith("every number is the same in both layers: in this setting the bug changes nothing at "
                               "all.")
     d_k_1 = path_data("no-scale", h=8, head=8, query=11, key=11)
-    here = texts(from_html(fire(clinic_path.update_path, d_k_1)))[0]
+    here = texts(path(d_k_1))[0]
     assert here.endswith("in this setting the bug changes nothing at all.")
     # K Qᵀ on the diagonal: q_3 · k_3 = k_3 · q_3, but row 3's other logits differ, so its weight does: the sentence
     # says this logit is the same, never that the logits are
-    diagonal = texts(from_html(fire(clinic_path.update_path, path_data("kq", query=3, key=3))))[0]
+    diagonal = texts(path(path_data("kq", query=3, key=3)))[0]
     assert "the first number that differs is the weight A⁽¹⁾[3, 3]" in diagonal
     assert "this logit is the same, but its weight is not" in diagonal and "the logits are the same" not in diagonal
     X, W_Q, W_K = worked_example(0)[:3]
     row_0 = softmax_rows(by_head(X @ W_Q, 0)[:1] @ by_head(X @ W_K, 0).T / np.sqrt(D_K))[0]
-    said = texts(from_html(fire(clinic_path.update_path, path_data("mask-after", query=0, key=1))))[0]
+    said = texts(path(path_data("mask-after", query=0, key=1)))[0]
     assert f"the first number that differs is row 0 of A⁽¹⁾, summed over the keys: 1.000 in the correct layer, " \
            f"{row_0[0]:.3f} in the layer with the bug" in said
 
 
 def test_the_path_in_mystery_mode_names_no_bug_and_a_bad_cell_is_a_message():
     mystery = 17
-    strings = " ".join(texts(from_html(fire(clinic_path.update_path, path_data(mystery=mystery)))))
+    strings = " ".join(texts(path(path_data(mystery=mystery))))
     assert "in the mystery layer" in strings and bugs.mystery(mystery).name not in strings
-    assert texts(from_html(fire(clinic_path.update_path, path_data(head=5)))) == [
+    assert texts(path(path_data(head=5))) == [
         "There is no head 5 with h = 4: choose a head 1 to 4."]
-    assert "Tokens are numbered 0 to 11" in texts(from_html(fire(clinic_path.update_path, path_data(key=12))))[0]
+    assert "Tokens are numbered 0 to 11" in texts(path(path_data(key=12)))[0]
     for forged in ({"bug": "nope"}, {"mystery": -3}, {"causal": "no"}, {"h": 5}):
         with pytest.raises(PreventUpdate):
-            fire(clinic_path.update_path, {**path_data(), **forged})
+            path(forge(path_data(), forged))
 
 
 def test_the_heatmaps_outline_the_followed_cell_and_a_click_moves_only_the_outlines():
-    right, wrong, *_ = fire(clinic.update_clinic, clinic_data(), CELL)
+    right, wrong, *_ = fire(clinic.update_clinic, **clinic_data(), cell=CELL)
     assert right["layout"]["shapes"] == wrong["layout"]["shapes"] == [figures.cell_outline(0, 3, 1)]
-    moved = fire(clinic.update_clinic, clinic_data(), {"head": 2, "query": 5, "key": 0}, changed=[clinic.CLINIC_CELL])
+    moved = fire(clinic.update_clinic, [CLINIC_CELL], **clinic_data(), cell=cell(2, 5, 0))
     assert all(isinstance(p, Patch) for p in moved[:2]) and moved[2:] == (no_update, no_update)
     assert [p.to_plotly_json()["operations"][0]["params"]["value"] for p in moved[:2]] == \
         [[figures.cell_outline(1, 5, 0)]] * 2
@@ -129,7 +135,7 @@ def test_the_heatmaps_outline_the_followed_cell_and_a_click_moves_only_the_outli
 
 @pytest.mark.parametrize("key", ["reshape", "no-wo"])
 def test_the_forward_pass_is_the_buggy_layers(key):
-    figure = fire(clinic_path.update_forward, {**worked(H, 0), "bug": key, "mystery": 0, "causal": False})
+    figure = fire(clinic_path.update_forward, shared=model(H, 0), layers=layers(key))
     V, concat, W_O, output = (decode(t["z"]) for t in figure["data"])
     X, W_Q, W_K, W_V, W_O_given = worked_example(0)[:5]
     layer = bugs.layer(X, W_Q, W_K, W_V, W_O_given, H, bugs.BY_KEY[key])
@@ -146,7 +152,8 @@ def download(kind="json", tab="clinic", **clinic_controls):
     button = export.DOWNLOAD_CSV if kind == "csv" else export.DOWNLOAD_JSON
     with patch.object(export, "ctx") as ctx:
         ctx.triggered_id = button
-        return export.download(1, 1, H, 0, 4, "seed", 0, "random", 1, 3, 1, tab=tab, **clinic_controls)
+        return export.download(json_clicks=1, csv_clicks=1, setting=setting(H, 0), cell=[1, 3, 1], tab=tab,
+                               layers=layers(**clinic_controls))
 
 
 def test_the_export_holds_both_layers_on_the_clinic_tab():
@@ -179,11 +186,12 @@ def test_the_export_holds_both_layers_on_the_clinic_tab():
 def test_over_http_the_requests_are_answered_and_forged_ones_get_a_204():
     client = create_app().server.test_client()
     post = lambda b: client.post("/_dash-update-component", data=json.dumps(b), content_type="application/json")
-    for b in (clinic_path_body(8, 3, "kq"), clinic_path_body(1, 0, mystery=5, causal=True, selected=(1, 0, 0)),
-              clinic_forward_body(2, 1, "no-wo"),
-              clinic_body(4, 0, "kq", selected=(2, 1, 1), fired=(clinic.CLINIC_CELL,))):
+    for b in (clinic_path_body(h=8, seed=3, bug="kq"),
+              clinic_path_body(h=1, seed=0, mystery=5, causal=True, selected=(1, 0, 0)),
+              clinic_forward_body(h=2, seed=1, bug="no-wo"),
+              clinic_body([CLINIC_CELL], h=4, seed=0, bug="kq", selected=(2, 1, 1))):
         assert post(b).status_code == 200
     for b in (clinic_path_body(bug="nope"), clinic_forward_body(mystery="5"), clinic_path_body(causal=None)):
         assert post(b).status_code == 204
-    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.PATH]["html"]
-    assert from_html(said).role == "alert"  # a cell the boxes cannot send is a message, never a 500
+    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.PATH]["children"]
+    assert said["props"]["role"] == "alert"  # a cell the boxes cannot send is a message, never a 500
