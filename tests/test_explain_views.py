@@ -5,13 +5,12 @@ import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
 
-from dashboard.explorer import clinic_gates, drilldown, example, forms, forward, gate, influence, mixing
-from dashboard.explorer.worked import WORKED_CELL
+from dashboard.explorer import clinic_controls, controls, drilldown, example, forms, forward, ids, influence, mixing
 from dashboard.figures import Display
 from dashboard.state import Setting
-from tests.dash_requests import cell, example_views, model, worked
+from tests.dash_requests import CLICK, callback_map, cell, model, names, ports, store_of
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
-from tests.util import decode, fire, from_html, texts
+from tests.util import decode, fire, texts
 
 SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}  # the seed's size (four tokens a cluster) and scale; tau unused
 
@@ -28,7 +27,7 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
     q = X[r] @ W_Q[:, 4:6]  # head 3 of 4: columns 4 and 5
     k = X[j] @ W_K[:, 4:6]
-    panel = from_html(fire(drilldown.update_drilldown, model(h, seed, **SEED_MODEL), cell(head, r, j)))
+    panel = fire(drilldown.update_drilldown, shared=model(h, seed, **SEED_MODEL), cell=cell(head, r, j))
     coordinates = table_rows(panel, "The logit")
     shown = lambda rows, col: np.array([float(cells[col]) for cells in rows])  # noqa: E731
     display_precision = 5e-4 + 1e-12  # three decimals
@@ -50,24 +49,25 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     (10**400, 0, 0, "no head"), (1, {"r": 1}, 0, "Choose a head"),
 ])
 def test_a_bad_selection_gets_the_apps_message(head, query, key, fragment):
-    panel = from_html(fire(drilldown.update_drilldown, model(4, 0, **SEED_MODEL), cell(head, query, key)))
+    panel = fire(drilldown.update_drilldown, shared=model(4, 0, **SEED_MODEL), cell=cell(head, query, key))
     assert panel.role == "alert" and fragment in panel.children
 
 
 def test_the_selected_cell_is_outlined_on_its_heads_panel():
-    fig = example_views(worked(8, 0, **SEED_MODEL), cell(6, 3, 9), 0)[1]
+    fig = fire(example.update_heatmaps, shared=model(8, 0, **SEED_MODEL), cell=cell(6, 3, 9))
     (shape,) = fig["layout"]["shapes"]
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
     cached = example.heatmap_figure(Setting(8, 0), Display())
     assert "shapes" not in cached["layout"]  # the cached figure is left as it was
-    assert example_views(worked(4, 0, **SEED_MODEL), cell(6, 3, 9), 0)[1]["layout"]["shapes"] == []  # no head 6
+    no_head_6 = fire(example.update_heatmaps, shared=model(4, 0, **SEED_MODEL), cell=cell(6, 3, 9))
+    assert no_head_6["layout"]["shapes"] == []
 
 
 @pytest.mark.parametrize("h", [1, 2, 4, 8])
 def test_bilinear_forms_view_gives_ranks_and_logits(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(4)
-    forms_fig, logits_fig, text = fire(forms.update_forms, worked(h, 4, **SEED_MODEL), cell(1, 0, 1))
+    forms_fig, logits_fig, text = fire(forms.update_forms, shared=model(h, 4, **SEED_MODEL), cell=cell(1, 0, 1))
     d_k = 8 // h
     for i, trace in enumerate(forms_fig["data"]):
         block = slice(i * d_k, (i + 1) * d_k)
@@ -82,7 +82,7 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
     h = 4
     X, W_Q, W_K, W_V, W_O = seed_worked_example(6)
     out, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
-    fig, text = forward.update_forward(worked(h, 6, **SEED_MODEL))
+    fig, text = forward.update_forward(shared=model(h, 6, **SEED_MODEL))
     V = X @ W_V
     concat = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(h)], axis=1)
     for trace, expected in zip(fig["data"], [V, concat, W_O, out]):
@@ -98,14 +98,12 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
 def test_feature_map_uses_one_row_of_each_head_per_block(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(1)
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
-    query_changed = [mixing.MIXING_CELL, mixing.MIXING_QUERY]
-    mix = decode(fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, 7, 0), {"query": 7}, changed=query_changed)[2]
+    mix = decode(fire(mixing.update_mixing, CLICK, shared=model(h, 1, **SEED_MODEL), cell=cell(1, 7, 0))[2]
                  ["data"][0]["z"])
     for c in range(8):
         np.testing.assert_allclose(mix[:, c], A[c // (8 // h), 7], rtol=1e-6)
-    for bad in [12, -1, "7", None, 7.0]:  # a message, no axes (tests/test_gates.py: with a model change too)
-        message = fire(mixing.update_mixing, worked(h, 1, **SEED_MODEL), cell(1, bad, 0), {"query": bad},
-                       changed=query_changed)[2]
+    for bad in [12, -1, "7", None, 7.0]:  # a message, no axes (tests/test_controls.py: with a model change too)
+        message = fire(mixing.update_mixing, CLICK, shared=model(h, 1, **SEED_MODEL), cell=cell(1, bad, 0))[2]
         assert message["data"] == [] and "not one of the 12 tokens" in message["layout"]["annotations"][0]["text"]
 
 
@@ -123,14 +121,20 @@ def test_every_selectable_graph_is_wired_to_a_click():
 
     clicked = {deps[-1].component_id: tuple(d.component_id for d in deps[:-1])
                for name, deps, _ in CALLBACKS.client if name == "pickCell"}
-    explorer = (gate.SEL_HEAD, gate.SEL_QUERY, gate.SEL_KEY)
+    explorer = (ids.SEL_HEAD, ids.SEL_QUERY, ids.SEL_KEY)
     assert clicked == {**dict.fromkeys([example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI,
                                         influence.INFLUENCE], explorer),
                        # the bug clinic follows its own cell
-                       **dict.fromkeys([clinic_gates.HEATMAPS, clinic_gates.BUGGY],
-                                       (clinic_gates.HEAD, clinic_gates.QUERY, clinic_gates.KEY))}
-    assert gate.CELL.fields["head"][0] == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
-    assert WORKED_CELL.fields == mixing.MIXING_CELL.fields == list(gate.CELL.fields)
+                       **dict.fromkeys([clinic_controls.HEATMAPS, clinic_controls.BUGGY],
+                                       (clinic_controls.HEAD, clinic_controls.QUERY, clinic_controls.KEY))}
+    assert controls.CELL["head"].component_id == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
+    # every view that reads a cell reads its tab's: the worked example and the mixing tab share the explorer's
+    readers = {k: tuple(ports(k)[i][0] for i in names(k)["cell"].values()) for k in callback_map()
+               if store_of(k) and "cell" in names(k)}
+    assert len(readers) == 7 and set(readers.values()) == {explorer, (clinic_controls.HEAD, clinic_controls.QUERY,
+                                                                      clinic_controls.KEY)}
+    assert {k for k, cell_ids in readers.items() if cell_ids == explorer} == \
+        {k for k in readers if store_of(k) in ("model-example", "model-mixing")}
 
 
 def test_summary_table_reads_the_heads():
@@ -138,7 +142,7 @@ def test_summary_table_reads_the_heads():
 
     X, *W = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, *W, 4)
-    table = from_html(summary.update_summary(model(4, 0, **SEED_MODEL)))
+    table = summary.update_summary(model(4, 0, **SEED_MODEL))
     caption = texts(table.children[0])[0]
     entropy = [-(A[i] * np.log2(A[i])).sum(-1).mean() for i in range(4)]
     best, runner = np.argsort(entropy)[:2]  # 3.551 and 3.561 bits: within the margin, too close to tell
