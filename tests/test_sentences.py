@@ -17,8 +17,8 @@ import pytest
 from dashboard import attention as core
 from dashboard import explain, figures, limits, margins, state, tables, trainer, training
 from dashboard.explorer import drilldown, equivariance, example, forms, forward, learning, model_bar, summary, surgery
-from tests.dash_requests import cell, displayed, model, worked
-from tests.util import fire, from_html, texts
+from tests.dash_requests import cell, heads_store, model, setting
+from tests.util import fire, texts
 
 D = 8
 # A number as sentences print them: 12, 0.354, +0.120, -1.5, 1.2e-16, 2.70e5; a sign only after a space, "(" or "="
@@ -70,7 +70,13 @@ class Case(NamedTuple):
 
     @property
     def controls(self) -> dict:
-        return model(self.h, self.seed, self.size, self.scale, self.tau, self.weights)
+        """The model controls, by name."""
+        return setting(self.h, self.seed, self.size, self.scale, self.tau, self.weights)
+
+    @property
+    def store(self) -> dict:
+        """What the tab's store holds for them."""
+        return model(**self.controls)
 
     @property
     def softmax_scale(self) -> float:
@@ -139,7 +145,7 @@ def clusters(size: int) -> np.ndarray:
 @pytest.mark.parametrize("c", CASES, ids=str)
 def test_scale_sentence(c):
     _, _, ref = computed(c)
-    text = model_bar.update_scale_text(c.controls)[0]
+    text = model_bar.update_scale_text(setting=c.controls)
     z = ref.logits * c.softmax_scale
     spread = z.std(axis=-1).mean()
     ratio = (ref.A.max(-1) / ref.A.min(-1)).mean()  # a row's largest weight over its smallest, on average
@@ -152,7 +158,7 @@ def test_scale_sentence(c):
 @pytest.mark.parametrize("c", CASES, ids=str)
 def test_worked_sentence(c):
     _, _, ref = computed(c)
-    text = fire(example.update_heatmaps, worked(**c.controls), cell())[1]
+    text = fire(example.update_worked_text, shared=c.store)
     i, r, j = np.unravel_index(ref.A.argmax(), ref.A.shape)
     largest = ref.A[i, r, j]
     drawn = [c.seed] if c.weights == "random" else [c.h, limits.EXAMPLE_TRAINING_SEED, training.STEPS, c.seed]
@@ -169,7 +175,7 @@ def test_forms_sentence(c):
     d_k = D // c.h
     ranks = [np.linalg.matrix_rank(W_Q[:, i * d_k:(i + 1) * d_k] @ W_K[:, i * d_k:(i + 1) * d_k].T)
              for i in range(c.h)]
-    text = fire(forms.update_forms, worked(**c.controls), cell())[2]
+    text = fire(forms.update_forms, shared=c.store, cell=cell())[2]
     said = ranks[:1] if len(set(ranks)) == 1 else ranks
     directions = [d_k, D] if 1 < d_k < D else []
     check_numbers(text, [c.h, D, d_k, d_k, *said, *directions])
@@ -178,7 +184,7 @@ def test_forms_sentence(c):
 @pytest.mark.parametrize("c", CASES, ids=str)
 def test_forward_sentence(c):
     _, (_, _, _, W_O), ref = computed(c)
-    text = forward.update_forward(worked(**c.controls))[1]
+    text = forward.update_forward(shared=c.store)[1]
     if c.h == 1:
         check_numbers(text, [1])
         return
@@ -194,7 +200,7 @@ def test_summary_caption(c):
         bits = -np.where(ref.A > 0, ref.A * np.log2(ref.A), 0).sum(-1).mean(-1)  # (h,)
     same = clusters(c.size)[:, None] == clusters(c.size)[None, :]
     own = (ref.A * same).sum(-1).mean(-1)
-    caption = texts(from_html(summary.update_summary(model(**c.controls))).children[0])[0]
+    caption = texts(summary.update_summary(shared=c.store).children[0])[0]
     third = as_shown(1 / 3)
     if c.h == 1:
         check_numbers(caption, [bits[0], c.n, np.log2(c.n), own[0], third])
@@ -204,9 +210,12 @@ def test_summary_caption(c):
     gap = bits[order[1]] - bits[order[0]]
     if caption.startswith("Head "):  # a named winner: it beats the runner-up by more than the margin
         assert gap > margins.BITS and caption.startswith(f"Head {order[0] + 1} is the sharpest")
-        check_numbers(caption, [order[0] + 1, bits[order[0]], bits[order[1]], order[1] + 1, c.n, np.log2(c.n)])
-    else:  # too close to tell, and truly so
+        check_numbers(caption.split(";")[0],
+                      [order[0] + 1, bits[order[0]], bits[order[1]], order[1] + 1, c.n, np.log2(c.n)])
+    else:  # too close to tell, and truly so: both numbers, the margin
         assert caption.startswith("No head is clearly the sharpest") and gap <= margins.BITS
+        check_numbers(caption.split(";")[0], [order[0] + 1, order[1] + 1, bits[order[0]], bits[order[1]],
+                                              margins.BITS, c.n, np.log2(c.n)])
     favour = [i + 1 for i, o in enumerate(own) if o > 1 / 3 + margins.WEIGHT]
     assert ("no head puts clearly more" in caption) == (not favour)
     if favour:
@@ -230,7 +239,7 @@ def test_drilldown_sentence(c):
         score = (X[r] @ W_Q[:, block]) @ (X[j] @ W_K[:, block])
         row = ref.logits[i, r] * c.softmax_scale  # the softmax's input
         rank = 1 + int((row > row[j]).sum())  # keys with a strictly larger scaled logit come first
-        panel = from_html(fire(drilldown.update_drilldown, model(**c.controls), cell(i + 1, r, j)))
+        panel = fire(drilldown.update_drilldown, shared=c.store, cell=cell(i + 1, r, j))
         text = texts(panel)[0]
         check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale,
                              *([rank] if rank > 1 else []), r, c.n, 1, r, j, ref.A[i, r, j], 1, c.n, 1 / c.n])
@@ -275,8 +284,8 @@ def test_equivariance_verdict(c, perm, positions):
     permuted = reference(X[perm] + E, *W, c.h, c.softmax_scale)
     output_gap = np.linalg.norm(permuted.output - plain.output[perm])
     attention_gap = max(np.linalg.norm(permuted.A[i] - plain.A[i][perm][:, perm]) for i in range(c.h))
-    verdict = equivariance.update_equivariance({**worked(**c.controls), "perm": " ".join(map(str, perm)),
-                                                "positions": positions, "head": 1})[2]
+    verdict = equivariance.update_equivariance(shared=c.store, perm=" ".join(map(str, perm)), positions=positions,
+                                               head=1)[2]
     text = " ".join(texts(verdict))
     rounding = output_gap < 1e-9  # the verdict's line between rounding and a real gap
     check_numbers(text, [Under(1e-12), Under(1e-12)] if rounding else [output_gap, attention_gap])
@@ -284,8 +293,8 @@ def test_equivariance_verdict(c, perm, positions):
     # each gap names what it compares: with encodings both the outputs' and the attention's are of X + E
     X_, PX_ = ("X + E", "PX + E") if positions else ("X", "PX")
     assert f"‖MultiHead({PX_}) − P·MultiHead({X_})‖" in text and f"‖A⁽ⁱ⁾({PX_}) − P A⁽ⁱ⁾({X_}) Pᵀ‖" in text
-    inputs = equivariance.update_equivariance({**worked(**c.controls), "perm": " ".join(map(str, perm)),
-                                               "positions": positions, "head": 1})[0]
+    inputs = equivariance.update_equivariance(shared=c.store, perm=" ".join(map(str, perm)), positions=positions,
+                                              head=1)[0]
     assert inputs["layout"]["coloraxis"]["colorbar"]["title"]["text"] == "feature value"  # not an "x" by its 0
 
 
@@ -296,10 +305,10 @@ def test_equivariance_verdict(c, perm, positions):
 def test_no_head_past_h(h):
     assert limits.head_index(h + 1, h) is None and limits.head_index(h, h) == h - 1
     assert limits.cell(h + 1, 0, 0, h, 12)[0] is None and limits.cell(h, 0, 0, h, 12)[0] == (h - 1, 0, 0)
-    panel = from_html(fire(drilldown.update_drilldown, model(h, 0), cell(h + 1, 0, 1)))
+    panel = fire(drilldown.update_drilldown, shared=model(h, 0), cell=cell(h + 1, 0, 1))
     assert panel.role == "alert" and f"no head {h + 1}" in panel.children
-    attention = equivariance.update_equivariance({**worked(h, 0), "perm": limits.DEFAULT_PERM, "positions": False,
-                                                  "head": h + 1})[1]
+    attention = equivariance.update_equivariance(shared=model(h, 0), perm=limits.DEFAULT_PERM, positions=False,
+                                                 head=h + 1)[1]
     assert attention["layout"]["annotations"][0]["text"].startswith(f"<b>{figures.head_title(0)}: A(")  # head 1's
 
 
@@ -324,7 +333,7 @@ def test_roles_sentence(h, k):
     W = final_weights(h, seed, k)
     shown_map = reference(training.display_example(seed), *W, h, 1 / np.sqrt(D // h)).A
     own, nxt = masses(reference(state.mass_examples(seed), *W, h, 1 / np.sqrt(D // h)).A)
-    text = learning.update_learning_heads({**shown_learning(seed), "h": h, "step": step, "display": displayed()})[1]
+    text = learning.update_learning_heads(shared=heads_store(h), trained=shown_learning(seed), step=step)[1]
     check_numbers(text, [step, *[v for pair in zip(own, nxt) for v in pair], shown_map.max(), 1 / 12])
     if h > 1:
         for part, o, x in zip(text.split("; "), own, nxt):
@@ -341,7 +350,7 @@ def test_loss_sentence(seed):
     X, Y = training.test_set(seed)
     losses = {h: np.mean((reference(X, *final_weights(h, seed), h, 1 / np.sqrt(D // h)).output - Y) ** 2)
               for h in core.HEAD_CHOICES}
-    text = learning.update_learning_loss({**shown_learning(seed), "display": displayed()})[1]
+    text = learning.update_learning_loss(shared=heads_store(), trained=shown_learning(seed))[1]
     check_numbers(text, [seed, training.STEPS, *[v for h in core.HEAD_CHOICES for v in (h, losses[h])],
                          1, 3, 8, 3 / 8])
     one, line = as_shown(losses[1], 3), as_shown(3 / 8, 3)
@@ -378,9 +387,10 @@ def surgery_loss(h: int, off=(), uniform=(), swap=None) -> float:
     (1, [], [], None),
 ], ids=str)
 def test_surgery_sentences(h, off, uniform, swap):
-    view = {**shown_learning(), "h": h, "off": [i + 1 for i in off], "uniform": [i + 1 for i in uniform],
+    cuts = {"off": [i + 1 for i in off], "uniform": [i + 1 for i in uniform],
             "swap": f"{swap[0] + 1}-{swap[1] + 1}" if swap else surgery.NO_SWAP}
-    first, second = (" ".join(texts(p)) for p in surgery.update_surgery(view).children)
+    answer = surgery.update_surgery(shared=heads_store(h), trained=shown_learning(), cuts=cuts)
+    first, second = (" ".join(texts(p)) for p in answer.children)
     before, after = surgery_loss(h), surgery_loss(h, off, uniform, swap)
     touched = bool(off or uniform or swap)
     check_numbers(first, [before, after, *([after / before] if touched else [])])
