@@ -7,12 +7,13 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard import create_app, limits
-from dashboard.explorer import drilldown, equivariance, forms, mixing
+from dashboard.explorer import drilldown, equivariance, example, forms, mixing
 from dashboard.explorer import model_bar as model
 from dashboard.state import Setting
-from tests.dash_requests import cell, example_views, heatmaps_body, model as controls, worked
+from tests.dash_requests import cell, heatmaps_body, setting
+from tests.dash_requests import model as store
 from tests.seed_reference import seed_multi_head_attention, seed_worked_example
-from tests.util import decode, fire, from_html
+from tests.util import decode, fire
 
 FORGED = [float("nan"), 1e308, -1, "4", [4], {"k": 4}, None, True, 4.0, 10**400, 17, 1, -11, 11, 0.5, "tau "]
 DOMAINS = {"size": limits.SIZES, "scale": limits.SCALES, "tau": limits.TAU_STEPS}
@@ -38,28 +39,27 @@ def attention(h, seed, per_cluster, scale):
     (8, 16, "tau", 3, 10 ** -0.3),  # the logits are divided by τ = 10^(step/10): a higher temperature is flatter
 ])
 def test_heatmaps_follow_scale_and_size(h, size, scale, tau, factor):
-    W = worked(h, 3, size=size, scale=scale, tau=tau)
-    heatmaps = example_views(W, cell(1, 0, 1), 0)[1]
+    W = store(h, 3, size=size, scale=scale, tau=tau)
+    heatmaps = fire(example.update_heatmaps, shared=W, cell=cell(1, 0, 1))
     expected_scale = 1.0 if scale == "none" else factor / np.sqrt(8 // h)
     A = attention(h, 3, size, expected_scale)
     assert A.shape == (h, 3 * size, 3 * size)
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-5, atol=1e-7)
-    panel = from_html(fire(drilldown.update_drilldown, controls(h, 3, size=size, scale=scale, tau=tau),
-                           cell(h, 3 * size - 1, 0)))
+    panel = fire(drilldown.update_drilldown, shared=W, cell=cell(h, 3 * size - 1, 0))
     assert f"= {A[h - 1, 3 * size - 1, 0]:.3f}" in panel.children[0].children
-    logits = fire(forms.update_forms, W, cell(1, 0, 1))[1]
+    logits = fire(forms.update_forms, shared=W, cell=cell(1, 0, 1))[1]
     assert decode(logits["data"][0]["z"]).shape == (3 * size, 3 * size)
-    multi = fire(mixing.update_mixing, W, cell(1, 0, 1), {"query": 0})[1]
+    multi = fire(mixing.update_mixing, shared=W, cell=cell(1, 0, 1))[1]
     np.testing.assert_allclose(decode(multi["data"][-1]["z"]), A[-1], rtol=1e-5, atol=1e-7)
 
 
 def test_defaults_are_the_seeds_numbers_in_every_view():
     X, W_Q, W_K, W_V, W_O = seed_worked_example(0)
     _, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, 4)
-    defaults = worked(4, 0, size=limits.DEFAULT_SIZE, scale=limits.DEFAULT_SCALE, tau=limits.DEFAULT_TAU_STEP)
-    heatmaps = example_views(defaults, cell(1, 0, 1), 0)[1]
+    defaults = store(4, 0, size=limits.DEFAULT_SIZE, scale=limits.DEFAULT_SCALE, tau=limits.DEFAULT_TAU_STEP)
+    heatmaps = fire(example.update_heatmaps, shared=defaults, cell=cell(1, 0, 1))
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, atol=1e-7)
-    multi = fire(mixing.update_mixing, defaults, cell(1, 0, 1), {"query": 0})[1]
+    multi = fire(mixing.update_mixing, shared=defaults, cell=cell(1, 0, 1))[1]
     np.testing.assert_allclose([decode(t["z"]) for t in multi["data"]], A, atol=1e-7)
 
 
@@ -72,7 +72,7 @@ def test_the_temperature_counts_only_with_its_scale():
 def test_forged_scale_and_size_get_no_update(field, value):
     controls_ = {"size": 4, "scale": "tau", "tau": 0, field: value}
     with pytest.raises(PreventUpdate):
-        example_views(worked(4, 0, **controls_), cell(1, 0, 1), 0)
+        fire(example.update_heatmaps, shared=store(4, 0, **controls_), cell=cell(1, 0, 1))
 
 
 def test_forged_scale_and_size_over_http_change_nothing():
@@ -94,16 +94,14 @@ def test_a_new_size_resets_the_typed_order_unless_it_fits():
 
 def test_equivariance_holds_at_every_size_and_scale():
     perm = " ".join(map(str, np.random.default_rng(1).permutation(48)))
-    _, _, verdict, invalid, _ = equivariance.update_equivariance({
-        **worked(8, 2, size=16, scale="tau", tau=10), "perm": perm, "positions": False, "head": 3})
+    _, _, verdict, invalid, _ = equivariance.update_equivariance(
+        shared=store(8, 2, size=16, scale="tau", tau=10), perm=perm, positions=False, head=3)
     assert invalid is False and "holds" in verdict.className
 
 
 def test_the_scale_sentence_explains_flat_and_sharp():
-    flat = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0,
-                                    "weights": "random"})[0]
-    sharp = model.update_scale_text({"h": 4, "seed": 0, "size": 4, "scale": "tau", "tau": -10,
-                                     "weights": "random"})[0]
+    flat = model.update_scale_text(setting=setting(4, 0, 4, "seed", 0, "random"))
+    sharp = model.update_scale_text(setting=setting(4, 0, 4, "tau", -10, "random"))
     assert "flat" in flat and "sharper" in sharp
     A = attention(4, 0, 4, 1 / np.sqrt(2))
     assert f"largest weight is {A.max(axis=-1).mean():.2f}, against 1/12" in flat
