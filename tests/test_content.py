@@ -24,7 +24,7 @@ class FormulaImages(HTMLParser):
     def __init__(self, name):
         super().__init__()
         self.found = []
-        self.feed(ui.markdown(name).html)
+        self.feed(ui.markdown(name).children)
 
     def handle_starttag(self, tag, attrs):
         if tag == "img" and ("class", "formula") in attrs:
