@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import socket
 from contextlib import contextmanager
 
-CONNECT_TIMEOUT = 5  # seconds: a server that does not answer is reported, not waited for
+from .db import CONNECT_TIMEOUT, DEADLINE
+
+# The server ends a statement past the deadline itself (and a transaction left idle), and TCP keepalives find a
+# peer that has gone (a partition); a server that is stopped but whose kernel still answers is cut by the
+# client's own deadline (db.Database.run, abort below).
+OPTIONS = (f"-c statement_timeout={int(DEADLINE * 1000)} -c lock_timeout={int(DEADLINE * 1000)}"
+           f" -c idle_in_transaction_session_timeout={int(4 * DEADLINE * 1000)}")
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 10, "keepalives_interval": 2, "keepalives_count": 3,
+              "tcp_user_timeout": 10_000}  # seconds, seconds, probes, milliseconds
 
 
 class Postgres:
@@ -24,7 +34,15 @@ class Postgres:
 
     def connect(self):
         return self.psycopg.connect(self.url, autocommit=True, cursor_factory=self.psycopg.RawCursor,
-                                    connect_timeout=CONNECT_TIMEOUT)
+                                    connect_timeout=CONNECT_TIMEOUT, options=OPTIONS, **KEEPALIVES)
+
+    @staticmethod
+    def abort(conn) -> None:
+        """From another thread: shut the connection's socket down, so a thread waiting on it wakes with an error
+        (a stopped server's kernel still acknowledges, so nothing else would wake it)."""
+        fd = conn.pgconn.socket
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            sock.shutdown(socket.SHUT_RDWR)
 
     def retryable(self, error: Exception) -> bool:
         """A connection the server dropped (a restart, a failover): a new one may well work. Nothing of the

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+import threading
 import time
 from pathlib import Path
 
@@ -27,6 +28,8 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parents[3] / "data"
 # Bounds: a live server holds at most this much, whatever clients send.
 MAX_SESSIONS = 200
 MAX_SESSIONS_PER_OWNER = 10  # live sessions started from one address
+HEALTH_EVERY = 3.0  # seconds: /healthz's write check is tried at most this often in a process
+HEALTH_DEADLINE = 1.5  # seconds: /healthz says 'down' when the write takes longer
 
 
 class Store(Lecture, Students):
@@ -42,6 +45,7 @@ class Store(Lecture, Students):
         self.db = Database(backend)
         self.ttl, self.idle = ttl_hours * 3600, idle_hours * 3600
         self.clock = clock
+        self._health, self._health_lock = None, threading.Lock()  # (when, 'ok' or 'down'): the last write check
         self.db.run(True, self._prepare)
 
     def _prepare(self, cur) -> None:
@@ -165,12 +169,27 @@ class Store(Lecture, Students):
         return self.db.run(True, self._purge)
 
     def health(self) -> str:
-        """'ok' when the database takes a write, else 'down' (the same answer from every worker and host)."""
-        try:
-            self.db.run(True, lambda cur: cur.execute("UPDATE class_schema SET checked = {}", self.clock()))
-        except Unavailable:
+        """'ok' when the database takes a write, else 'down' (the same answer from every worker and host), within
+        HEALTH_DEADLINE seconds, and at once while it hangs. The write is tried at most every HEALTH_EVERY seconds
+        in a process, by one thread: the others meanwhile get the last answer, so a flood of /healthz costs the
+        store nothing."""
+        if self.db.hangs():
             return "down"
-        return "ok"
+        now = time.monotonic()
+        if self._health is not None and now - self._health[0] < HEALTH_EVERY:
+            return self._health[1]
+        if not self._health_lock.acquire(blocking=self._health is None):
+            return self._health[1]  # another thread checks right now
+        try:
+            self.db.run(True, lambda cur: cur.execute("UPDATE class_schema SET checked = {}", self.clock()),
+                        deadline=HEALTH_DEADLINE)
+            state = "ok"
+        except Unavailable:
+            state = "down"
+        finally:
+            self._health_lock.release()
+        self._health = (time.monotonic(), state)
+        return state
 
     def size(self) -> int:
         """Bytes on disk: SQLite's file and its write-ahead log; PostgreSQL's tables with their indexes."""

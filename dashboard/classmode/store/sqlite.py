@@ -8,6 +8,8 @@ import threading
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
+from .db import DEADLINE
+
 
 class SQLite:
     param = "?{}"  # sqlite3's numbered placeholder: ?1, ?2 ...
@@ -24,12 +26,17 @@ class SQLite:
 
     def connect(self):
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        conn = sqlite3.connect(self.path, timeout=DEADLINE, isolation_level=None)
         conn.execute("PRAGMA journal_mode = WAL")
         # with WAL, NORMAL loses nothing when a process is killed; a power cut loses the last commits
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         return conn
+
+    @staticmethod
+    def abort(conn) -> None:
+        """From another thread: stop the statement the connection runs (a hung disk, a writer that holds on)."""
+        conn.interrupt()
 
     def retryable(self, error: Exception) -> bool:
         return False  # a local file: what failed once fails again
