@@ -26,6 +26,8 @@ def test_class_pages_have_no_axe_violations(browser, app_url, scheme, lecturer_l
         assert violations(lecturer) == []
         lecturer.click("#class-start")
         lecturer.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+        lecturer.fill("#class-head", "2")  # trained, h = 4: head 2's query 1 is decided past the margin
+        lecturer.fill("#class-query", "1")
         lecturer.click("#class-pose")
         wait_until(lecturer, "id => document.getElementById(id).innerText.length > 20", "class-prompt")
         student.goto(f"{app_url}/class/{lecturer.inner_text('#class-code')}")

@@ -548,3 +548,64 @@ def test_a_tap_that_was_not_saved_is_cleared_so_that_tapping_it_again_sends_it(c
     status, out = post(client, b.answer(code, sid, qid, 3))
     assert out[ids.S_FEEDBACK]["children"] == SENT1 and ids.CHOICES not in out  # a saved tap stays selected
     assert heads(client, b, code, token, qid) == "1 joined · 1 answered vote 1"
+
+
+# Every template at a setting where it is posed (the browser test poses each at three).
+POSED = {"key": {"head": 2, "query": 1}, "amount": {"template": "amount", "head": 2, "query": 1, "key": 2},
+         "sharpest": {"template": "sharpest", "h": 8, "weights": "random", "scale": "tau", "tau": "-10"},
+         "entropy": {"template": "entropy", "h": 8, "head": 1, "query": 0},
+         "influence": {"template": "influence", "h": 4, "query": 11},
+         "bug": {"template": "bug", "bug": "kq"}, "role": {"template": "role", "h": 4, "train_seed": 0},
+         "floor": {"template": "floor", "train_seed": 0}}
+
+
+def answer_numbers(q: dict) -> set[str]:
+    """The numbers that would give a question's answer away, as the reveal prints them."""
+    t = q["template"]
+    if t == "amount":
+        return {f"{q['truth']:.3f}", f"{q['truth']:.2f}"}
+    if t == "floor":
+        return {f"{trainer.training_runs(q['seed'])[1].test_loss:.3f}"}
+    if t == "role":
+        return {f"{m:.3f}" for m in learned_attention(q["h"], q["seed"], templates.LAST)[1]}
+    s = Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
+    ex, result = model(s)
+    if t == "sharpest":
+        return {f"{e:.3f}" for e in explain.head_summaries(result.A, ex.cluster).entropy}
+    if t == "influence":
+        return {f"{v:.3f}" for v in explain.influence(result, ex.W_O).layer[q["query_index"]]}
+    if t == "entropy":
+        logits = result.logits[q["head_index"], q["query_index"]]
+        return {f"{templates.entropy_bits(core.softmax(logits / k)):.3f}" for k in (1, 2)}
+    return set()
+
+
+@pytest.mark.parametrize("template", list(POSED))
+def test_a_phone_shows_what_the_question_needs_and_never_its_answer(client, b, template):
+    """Issue 35: each template sends the figure or numbers a student reasons from (the heads' attention for 'which
+    head', the row with its value lengths for 'which key matters most', the start of the curve for 'below the
+    line'), and no string a student receives before the reveal holds the answer."""
+    code, token = start(client, b)
+    qid, _ = pose(client, b, code, token, **POSED[template])
+    sid = joined(client, b, code)
+    seen = []
+    for step in (None, ids.DISCUSS, ids.VOTE2):
+        if step:
+            post(client, b.step(code, token, qid, step))
+        status, view = post(client, b.poll(code, sid))
+        assert status == 200
+        seen += strings(view)
+    said = " ".join(seen)
+    post(client, b.reveal(code, token, qid))
+    q = {**ids.store().results(code, token, qid)}
+    assert "The answer" not in said and "truth" not in said and "accepted" not in said
+    leaks = [x for x in answer_numbers(q) if x in said]
+    assert not leaks, (template, leaks)
+    figure = view[ids.S_FIGURE]["children"] if ids.S_FIGURE in view else None
+    _, first = post(client, b.poll(code, joined(client, b, code)))
+    shown = json.dumps(first[ids.S_FIGURE]["children"])
+    needs = {"sharpest": "<b>head 8</b>", "role": "<b>head 4</b>", "entropy": "row outlined", "influence": "length of its value",
+             "floor": "first 100 of 400 steps", "bug": "The checks, run on this layer", "key": "tokens",
+             "amount": "tokens"}[template]
+    assert needs in shown, (template, shown[:300])
+    assert figure is None or figure == first[ids.S_FIGURE]["children"]

@@ -44,14 +44,36 @@ def _tokens_figure(weights: str, seed: int, size: int) -> dict:
 
 
 def question_example(q: dict) -> list:
-    """What students see beside a question: the tokens of its example, the learning task, or the layer with the
-    bug (its attention and the checks' verdicts, never its name)."""
-    if q["template"] == "bug":
+    """What students see beside a question, on a phone: what they need to reason, never the answer. The layer with
+    the bug (its attention and the checks' verdicts, never its name); the trained heads' attention (which head?);
+    the start of the training curve with the line (below the line?); every head's attention (sharpest?); the
+    head's attention with the query's row outlined (τ doubles?); each key's weight and value length in every head
+    (which key matters most?); the tokens of the example (which key? how much?)."""
+    template = q["template"]
+    if template == "bug":
         return buggy_layer(setting(q), q["bug"])
-    if q["template"] in LAB:
-        return graph(learning_fig.target_mixing_figure(*training.target_mixings()),
-                     _("The learning task: features 0–3 should mix each token's own cluster, features 4–7 the next "
-                       "cluster; one attention matrix cannot be both."))
+    if template == "role":
+        A = learned_attention(q["h"], q["seed"], LAST)[0]
+        return graph(example_fig.attention_heatmaps(A, TWO_A_ROW),
+                     _("The {h} trained heads' attention on one input of the task: rows are queries, columns keys, "
+                       "tokens 0–3, 4–7 and 8–11 are the three clusters.").format(h=q["h"]))
+    if template == "floor":
+        return training_start(q["seed"])
+    if template in ("sharpest", "entropy", "influence"):
+        s = setting(q)
+        ex, result = model(s)
+        if template == "sharpest":
+            return graph(example_fig.attention_heatmaps(result.A, TWO_A_ROW),
+                         _("Every head's attention, rows are queries and columns keys: a sharp head has few dark "
+                           "cells a row. Uniform rows have log2 {n} = {bits:.2f} bits.").format(
+                             n=s.n, bits=np.log2(s.n)))
+        if template == "entropy":
+            i, r = q["head_index"], q["query_index"]
+            fig = figures.heatmap_grid([result.A[i]], [figures.head_title(i)], max_cols=1, display=TWO_A_ROW)
+            fig["layout"]["shapes"] = [row_outline(0, r, s.n)]
+            return graph(fig, _("Head {head}'s attention now, query {query}'s row outlined: rows are queries, columns "
+                                "keys.").format(head=i + 1, query=r))
+        return [weights_and_lengths(explain.influence(result, ex.W_O), result.A, q["query_index"])]
     if q["weights"] == "trained":
         text = _("The {n} tokens of an input of the learning lab's task, each a point numbered by its index, in the "
                  "plane of X's first two principal directions, coloured and shaped by cluster.")
@@ -59,6 +81,33 @@ def question_example(q: dict) -> list:
         text = _("The {n} tokens of seed {seed}, each a point numbered by its index, in the plane of X's first two "
                  "principal directions, coloured and shaped by cluster.")
     return graph(_tokens_figure(q["weights"], q["seed"], q["size"]), text.format(n=3 * q["size"], seed=q["seed"]))
+
+
+def weights_and_lengths(infl: explain.Influence, A: np.ndarray, r: int) -> html.Div:
+    """Per key (rows) and head (columns): the weight query r gives the key, over the length ‖v_j W_O‖ of what the
+    key's value adds through W_O. What key j adds to output r is the sum over the heads of weight times that
+    vector; the lengths bound it. Not N itself: that is the answer."""
+    h, n = A.shape[0], A.shape[-1]
+    head = [html.Th(_("key"), scope="col")] + [html.Th(str(i + 1), scope="col") for i in range(h)]
+    rows = [html.Tr([html.Th(str(j), scope="row")] + [
+        html.Td([f"{A[i, r, j]:.2f}", html.Br(), html.Span(f"{infl.value_size[i, j]:.2f}", className="length")])
+        for i in range(h)]) for j in range(n)]
+    caption = _("Query {r}'s row: for each key, in each head (columns 1 to {h}), its weight (top) and the length "
+                "of its value through W_O (below).").format(r=r, h=h)
+    return html.Div(html.Table([html.Caption(caption), html.Thead(html.Tr(head)), html.Tbody(rows)],
+                               className="table table-sm class-lengths"), className="class-lengths-box")
+
+
+def training_start(seed: int) -> list:
+    """The first quarter of one head's training curve with the dashed line at 3/8; where it ends is the answer."""
+    run = trainer.training_runs(seed)[1]
+    steps = len(run.losses) // 4
+    fig = learning_fig.loss_curves({1: (run.losses[:steps], float("nan"))}, training.SINGLE_MIXING_FLOOR, TWO_A_ROW)
+    for note in fig["layout"]["annotations"]:  # the panel's title: no test loss, the run has not ended
+        if note["text"].startswith("<b>h = 1</b>"):
+            note["text"] = "<b>h = 1</b>"
+    return graph(fig, _("The training loss of one head (h = 1), step by step, on a log scale, for its first {steps} "
+                        "of {total} steps; the dashed line at 3/8 = 0.375.").format(steps=steps, total=len(run.losses)))
 
 
 @i18n.lru_cache(maxsize=64)

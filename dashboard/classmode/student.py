@@ -36,7 +36,7 @@ def layout() -> html.Div:
         html.H3(id=ids.S_PROMPT, className="h5"),
         html.P(id=ids.S_CLOCK_TEXT, className="class-clock", role="timer"),  # not read out every second
         html.Fieldset([html.Legend(_("Your answer"), className="small mb-1"),
-                       dbc.RadioItems(id=ids.CHOICES, options=[], value=None, inline=True, className="flex-wrap",
+                       dbc.RadioItems(id=ids.CHOICES, options=[], value=None, inline=True, className="class-choices",
                                       inputClassName="btn-check", labelClassName="btn btn-outline-primary class-choice",
                                       labelCheckedClassName="active")],
                       id=ids.CHOICES_BOX, hidden=True, className="mb-2"),
