@@ -111,11 +111,9 @@
     explorer: {
       init: init,
 
-      // One section visible at a time; the others stay in the page, their figures and cameras kept.
-      // The model bar shows on the tabs it drives (config.modelTabs).
+      // The shown tab's view (explorer/__init__.py), and the model bar on the tabs it drives (config.modelTabs).
       showTab: function (tab, config) {
-        return context().outputs_list.map((o) =>
-          o.id === config.ids.modelBar ? !config.modelTabs.includes(tab) : o.id !== config.ids.section + tab);
+        return [!config.modelTabs.includes(tab), tab];
       },
 
       // A tab's store (dashboard/explorer/controls.py): the shared controls' values, by name, while it is shown.

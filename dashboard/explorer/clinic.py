@@ -97,7 +97,7 @@ def layout() -> html.Section:
                      **{"aria-label": _("the checks on both layers")}),
             html.Div(id=CATCHES, className="clinic-table mt-3", tabIndex="0", role="region",
                      **{"aria-label": _("which check catches which bug")}),
-            dcc.Interval(id=POLL, interval=500, disabled=True)], id=section_id("clinic"), hidden=True)
+            dcc.Interval(id=POLL, interval=500, disabled=True)], id=section_id("clinic"))
 
 
 @i18n.lru_cache(maxsize=SETTINGS_CACHED)

@@ -57,7 +57,7 @@ def layout() -> html.Section:
     )
     return html.Section(
         [MODEL_STORE.store(), text_beside_view(["properties"], permuter), graph(EQ_INPUTS), graph(EQ_ATTENTION)],
-        id=section_id("equivariance"), hidden=True,
+        id=section_id("equivariance"),
     )
 
 

@@ -48,7 +48,7 @@ def layout() -> html.Section:
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
                  graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
             ),
-    ], id=section_id("example"), hidden=True)
+    ], id=section_id("example"))
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)

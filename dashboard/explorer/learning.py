@@ -89,7 +89,7 @@ def layout() -> html.Section:
                 html.Div(id=LEARN_MASS, className="mt-2")]),
             surgery.layout(),
         ],
-        id=section_id("learning"), hidden=True,
+        id=section_id("learning"),
     )
 
 

@@ -29,7 +29,7 @@ def layout() -> html.Section:
     return html.Section([MODEL_STORE.store(),
                          text_beside_view(["mixing"], graph(MIX_SINGLE)),
                          text_beside_view(["mixing_multi"], [graph(MIX_MULTI), graph(FEATURE_MIX)])],
-                        id=section_id("mixing"), hidden=True)
+                        id=section_id("mixing"))
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
