@@ -4,9 +4,9 @@ with 50 slow clients holding connections open all the while.
 Each student does what the browser does: loads the page (the page, its scripts and styles, the layout,
 the callback list and the first updates), then, after 1-5 s of thought each time, changes h or the seed,
 switches tab, or presses "train" on a learning-tab seed and polls every 300 ms until the runs are ready.
-A change asks for every figure of the tab shown, as if the student had scrolled through all of it (the worst
-case: explorer/gate.py draws only what has come near the screen); a return to a tab whose controls did not
-change asks for nothing, as in the browser.
+A change asks for every figure of the tab shown, as if the student had scrolled through all of it (every callback
+that reads the tab's store, explorer/controls.MODEL); a return to a tab whose controls did not change asks for
+nothing, as in the browser (the store fills only when they differ).
 The page loads are spread over the first 10 s, as a class arriving. Half the slow clients never finish
 their headers, half never finish their bodies; each reconnects when the server drops it.
 
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from tests.processes import rss_mib, worker_rss_mib  # noqa: E402
 from dashboard.attention import HEAD_CHOICES  # noqa: E402
 from dashboard.limits import SEEDS, TABS, TRAINING_SEEDS  # noqa: E402
-from tests.dash_requests import change_of_heads, press_train_body, tokens_body  # noqa: E402
+from tests.dash_requests import change_of_heads, press_train_body  # noqa: E402
 from tests.test_hosting import SLOW_BODY, SLOW_HEADERS, Deployment  # noqa: E402
 from tests.test_trainer import descendants  # noqa: E402
 
@@ -80,7 +80,7 @@ class Class:
             self.request(session, "GET", asset)
         self.request(session, "GET", "/_dash-layout")
         self.request(session, "GET", "/_dash-dependencies")
-        for body in change_of_heads(HEAD_CHOICES[0], seed) + [tokens_body(seed)]:  # the first draw of the example tab
+        for body in change_of_heads(HEAD_CHOICES[0], seed):  # the first draw of the example tab, tokens included
             self.request(session, "POST", UPDATE, body, update=True)
 
     def train(self, session, seed: int) -> None:

@@ -1,8 +1,8 @@
 """Server time and bytes on the wire for one change of h, and for one click on a cell, as the browser sends them.
 
-A change of h sends one POST per server callback of the shown tab that reads h through its gate
-(see tests/dash_requests.change_of_heads); hidden tabs send nothing. A click sends the shown tab's
-callbacks that read the cell, which answer with a Patch of the outlines.
+A change of h sends one POST per server callback of the shown tab that reads the tab's store (explorer/controls.MODEL),
+and the model bar's sentence (see tests/dash_requests.change_of_heads); hidden tabs' stores do not change, so they send
+nothing. A click sends the shown tab's callbacks that read the cell, which answer with a Patch of the outlines.
 Each request goes through the whole WSGI stack in-process (routing, validation,
 callback, JSON, brotli), which is the server's share of an update.
 
@@ -73,7 +73,7 @@ def main(rounds: int = 300):
         for cached in (state.model, example.block_figure, example.heatmap_figure, example.cube_data, example.token_figure,
                        forms.forms_figures, forward.forward_view):
             cached.cache_clear()
-        fresh.append(send(client, change_of_model(8, k, 16, "tau", k % 21 - 10)))
+        fresh.append(send(client, change_of_model(8, k, size=16, scale="tau", tau=k % 21 - 10)))
     times = sorted(t for t, _ in fresh)
     print(f"change of scale or size, h = 8, n = 48, nothing cached: server time p50 {statistics.median(times) * 1e3:.1f}"
           f" ms, p90 {times[int(0.9 * len(times))] * 1e3:.1f} ms; wire {statistics.median(w for _, w in fresh) / 1024:.1f}"

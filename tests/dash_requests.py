@@ -27,14 +27,26 @@ LEARNING_STEP = limits.TRAINING_STEPS[-1]
 
 @cache
 def explorer_app():
-    """One explorer app per process: its callback_map names every callback's inputs and state in order."""
+    """One explorer app per process, for tests that post to it."""
     from dashboard import create_app
 
     return create_app()
 
 
+@cache
 def callback_map() -> dict:
-    return explorer_app().callback_map
+    """The explorer's callbacks as Dash keys them: its callbacks wired on a bare Dash app, so that building a body
+    (in a benchmark, say) starts no server, trainer or layout. The same map as create_app()'s explorer
+    (test_the_bodies_map_is_the_app_s, test_controls.py)."""
+    from dash import Dash
+
+    from dashboard.explorer import header
+    from dashboard.explorer.wiring import CALLBACKS
+
+    app = Dash("bodies")
+    CALLBACKS.wire(app)
+    header.CALLBACKS.wire(app)
+    return app.callback_map
 
 
 def outputs_of(key: str) -> list[str]:

@@ -73,6 +73,13 @@ def test_each_tab_has_one_store_in_its_section_and_the_views_read_the_shared_con
     assert len(store_readers()) >= 20 and {SIZE, SCALE, TAU, WEIGHTS, SEED} <= shared
 
 
+def test_the_bodies_map_is_the_app_s():
+    """tests/dash_requests builds bodies from the explorer's callbacks wired on a bare app: the same keys, inputs
+    and state as the real app's."""
+    real = {k: (v["inputs"], v["state"], v["inputs_state_indices"]) for k, v in explorer_app().callback_map.items()}
+    assert real == {k: (v["inputs"], v["state"], v["inputs_state_indices"]) for k, v in callback_map().items()}
+
+
 def test_the_page_s_own_values_are_drawn(client):
     """The control for the forgeries below: every store reader answers the page's defaults with a 200."""
     for key in store_readers():
