@@ -24,7 +24,7 @@ async function open(browser, width = 1280, height = 900) {
   const page = await context.newPage();
   await page.setViewport({ width, height });
   page.errors = [];
-  page.on("console", (m) => m.type() === "error" && page.errors.push(m.text()));
+  page.on("console", (m) => m.type() === "error" && page.errors.push(`${m.text()} (${m.location().url || "?"})`));
   page.on("pageerror", (e) => page.errors.push(String(e && e.message ? e.message : e)));
   return page;
 }
@@ -61,13 +61,25 @@ async function readTab(page, tab) {
   return page.evaluate((s) => document.querySelectorAll(`#${s} .js-plotly-plot`).length, `section-${tab}`);
 }
 
-// Click, with the mouse, the visible element under `scope` (a CSS selector) whose text is `text`; of several,
+// Scroll the graph `id` to the middle of the screen, as a student looking at it, and wait until it has drawn.
+async function lookAt(page, id) {
+  await page.waitForSelector(`#${id} .js-plotly-plot`);
+  await waitFor(page, (id) => {
+    document.getElementById(id).scrollIntoView({ block: "center" });
+    const gd = document.querySelector(`#${id} .js-plotly-plot`);
+    return Array.isArray(gd.data) && gd.data.length > 0 && !gd.closest(".dash-graph--pending")
+      && gd.querySelector(".heatmaplayer image, .scatterlayer .trace path, .gl-container canvas") !== null;
+  }, id, 40000);
+}
+
+// Click, with the mouse, the visible element under `scope` (a CSS selector) with a line of text `text` (a
+// phone's short label sits beside the long one, which is only clipped for screen readers); of several,
 // the one nearest to the element `near` (a CSS selector), as the eye picks the button beside a figure.
 // It waits for that element to show.
 async function clickText(page, scope, text, { tag = "label", near = null, timeout = 20000 } = {}) {
   const handle = await page.waitForFunction(([scope, text, tag, near]) => {
     const found = Array.from(document.querySelectorAll(`${scope} ${tag}`))
-      .filter((e) => e.innerText.trim() === text && e.getClientRects().length > 0);
+      .filter((e) => e.getClientRects().length > 0 && e.innerText.split("\n").some((line) => line.trim() === text));
     const anchor = near && document.querySelector(near);
     if (!anchor || found.length < 2) return found[0];
     const centre = (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; };
@@ -87,4 +99,4 @@ function urlParam(page, key, want, timeout = 10000) {
   return waitFor(page, ([key, want]) => new URLSearchParams(location.search).get(key) === want, [key, want], timeout);
 }
 
-module.exports = { APP_URL, launch, open, waitFor, frames, drawn, readTab, clickText, urlParam };
+module.exports = { APP_URL, launch, open, waitFor, frames, drawn, readTab, lookAt, clickText, urlParam };
