@@ -179,6 +179,17 @@ def test_the_cells_start_where_the_layout_puts_them():
     assert clinic_controls.DEFAULT_CELL != controls.DEFAULT_CELL  # below the diagonal, for a causal mask
 
 
+def test_the_layout_holds_the_model_bar_s_sentence_for_the_default_setting():
+    """So a load paints the page's largest text with the page (Lighthouse's LCP); its numbers are checked against
+    the core in test_sentences."""
+    from dashboard.explorer import model_bar
+
+    page = {c.id: c for c in layout()._traverse() if isinstance(getattr(c, "id", None), str)}
+    assert page[model_bar.SCALE_TEXT].children == model_bar.update_scale_text(setting=default_values(
+        "scale-text.children")["setting"])
+    assert "1/12 = 0.083" in page[model_bar.SCALE_TEXT].children  # n = 12 tokens, the default
+
+
 def outline_of(patch) -> list:
     """The shapes a Patch assigns, checking it assigns nothing else."""
     assert isinstance(patch, Patch)
