@@ -59,7 +59,7 @@ def run(cmd: list[str], env: dict, timeout: float) -> str:
 def test_the_firefox_smoke_suite_passes(app_url):
     said = run(["node", "--test", "--test-reporter=tap", str(SUITE)], node_env(app_url), timeout=140)
     assert said.endswith("exit status 0"), said[-8000:]
-    assert "# fail 0" in said and "# pass 5" in said, said[-3000:]
+    assert "# fail 0" in said and "# pass 6" in said, said[-3000:]
 
 
 def test_a_class_session_with_the_lecturer_in_chromium_and_students_in_firefox(browser, app_url):
