@@ -436,7 +436,7 @@ def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, 
     _, out = post(client, b.pose(code, token, template="sharpest", h=4))  # trained h = 4: all heads alike
     assert out[ids.STATUS]["children"] == (
         "The sharpest head, A⁽²⁾, has 2.409 bits a row, and A⁽⁴⁾ 2.412: within 0.05 bits, too close to tell. It is "
-        "posed with trained weights, h = 8, τ = 0.316.")
+        "posed with trained weights, h = 8, τ = 0.2.")
     _, out = post(client, b.pose(code, token, template="role", h=1))
     assert out[ids.STATUS]["children"] == "Which head? needs h = 2, 4 or 8."
     _, out = post(client, b.pose(code, token, head=5))
@@ -609,3 +609,13 @@ def test_a_phone_shows_what_the_question_needs_and_never_its_answer(client, b, t
              "amount": "tokens"}[template]
     assert needs in shown, (template, shown[:300])
     assert figure is None or figure == first[ids.S_FIGURE]["children"]
+
+
+def test_a_suggested_setting_is_one_the_form_offers():
+    """A refusal's suggestion names a τ the lecturer's form can select (form.TAU_CHOICES), never τ = 0.316."""
+    from dashboard.classmode.form import TAU_CHOICES
+    from tests.class_requests import FORM
+    for template in ("key", "sharpest", "entropy", "influence"):
+        form = templates.checked_form(template, {**FORM, "tau": 0})
+        taus = {f["tau"] for f in templates.variants(template, form) if f["scale"] == "tau"}
+        assert taus and taus <= set(TAU_CHOICES), (template, taus)

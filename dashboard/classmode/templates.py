@@ -164,7 +164,7 @@ def checked_form(template: str, form: dict) -> dict:
 def variants(template: str, form: dict):
     """Checked forms near the refused one to try, nearest first: the same query on other heads, then other
     queries, then another temperature, other weights and h."""
-    scales = dict.fromkeys(((form["scale"], form["tau"]), ("tau", -5), ("tau", -10)))
+    scales = dict.fromkeys(((form["scale"], form["tau"]), ("tau", -7), ("tau", -10)))  # τ = 0.2, 0.1: on the form
     for weights in dict.fromkeys((form["weights"], "trained", "random")):
         for scale, tau in scales:
             for h in dict.fromkeys((form["h"], 4, 2, 8, 1)):
