@@ -57,21 +57,26 @@
     return JSON.stringify(named) === JSON.stringify(held) ? null : named;
   }
 
-  // Whether a key press belongs to where it was aimed: text typed in a box, or a slider's arrows. Everything
-  // else (a radio button, a switch, a button, a figure, the page) leaves the key to the shortcuts.
+  // Whether a key press belongs to where it was aimed: anything typed in a box, a slider's keys, and the arrows
+  // of a radio group or check box the keyboard reached (it shows the focus ring, :focus-visible), which move its
+  // choice. A radio button only clicked with the pointer (a tab, h, lecture mode) leaves every key to the shortcuts.
   const TYPED = new Set(["text", "number", "search", "email", "password", "url", "tel"]);
-  function keepsKeys(target) {
+  const ARROWS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]);
+  function keepsKeys(target, key) {
     if (!target) return false;
     const tag = String(target.tagName || "").toLowerCase();
     if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
-    if (tag === "input") return TYPED.has(String(target.type || "text").toLowerCase());
-    return typeof target.getAttribute === "function" && target.getAttribute("role") === "slider";
+    const type = String(target.type || "text").toLowerCase();
+    if (tag === "input" && TYPED.has(type)) return true;
+    if (typeof target.getAttribute === "function" && target.getAttribute("role") === "slider") return true;
+    const choice = tag === "input" && (type === "radio" || type === "checkbox");
+    return choice && ARROWS.has(key) && typeof target.matches === "function" && target.matches(":focus-visible");
   }
 
   // The button a key presses (presenter.SHORTCUTS, by key), or null: none with a modifier, none where the
-  // target keeps its keys.
+  // target keeps the key.
   function shortcutButton(keys, event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || keepsKeys(event.target)) return null;
+    if (event.altKey || event.ctrlKey || event.metaKey || keepsKeys(event.target, event.key)) return null;
     return Object.prototype.hasOwnProperty.call(keys, event.key) ? keys[event.key] : null;
   }
 

@@ -19,7 +19,8 @@ RECORDER = """() => {
   if (window.drawRecorder) return;
   const rec = window.drawRecorder = {armed: false, start: null, last: 0, draws: {}, resizing: 0, boxes: new Map(),
     arm() { this.armed = true; this.start = null; this.draws = {}; },
-    pending() { return this.resizing > 0 || [...this.boxes.values()].some(b => b.changed > b.resized); },
+    // a graph no longer in the page (its tab's view unmounted: explorer/__init__.py) has nothing to resize
+    pending() { return this.resizing > 0 || [...this.boxes].some(([gd, b]) => gd.isConnected && b.changed > b.resized); },
   };
   const graphId = gd => gd.parentElement.closest('[id]').id;
   const observer = new ResizeObserver(entries => entries.forEach(({target, contentRect: {width, height}}) => {
@@ -33,7 +34,7 @@ RECORDER = """() => {
     observer.observe(gd);
     gd.on('plotly_afterplot', () => {
       rec.last = performance.now();
-      // a figure drawn: not the empty plot a graph draws as its tab first mounts it (ui.TabSection)
+      // a figure drawn: not the empty plot a graph draws as its tab's view mounts
       if (rec.start !== null && gd.data.length) (rec.draws[graphId(gd)] ||= []).push(rec.last - rec.start);
     });
   };

@@ -35,3 +35,81 @@ test("a value written to the URL reads back the same", () => {
     assert.deepStrictEqual(rules.readParam(new URLSearchParams({ [p.key]: written }), p), p.default, p.key);
   }
 });
+
+// The interaction layer's rules (assets/rules.js): a tab's store, the keys, and stepping through heads and steps.
+const keys = JSON.parse(execFileSync(python, ["-c",
+  "import json; from dashboard.explorer import presenter; print(json.dumps(presenter.client_config()['keys']))"],
+  { cwd: root }));
+
+test("a tab's store passes the controls by name only while its tab is shown, and only when they changed", () => {
+  const names = ["h", "seed"];
+  assert.deepStrictEqual(rules.passOn("example", "example", names, [4, 0], null), { h: 4, seed: 0 });
+  assert.strictEqual(rules.passOn("example", "mixing", names, [4, 0], null), null);
+  assert.strictEqual(rules.passOn("example", "example", names, [4, 0], { h: 4, seed: 0 }), null);
+  assert.deepStrictEqual(rules.passOn("example", "example", names, [8, 0], { h: 4, seed: 0 }), { h: 8, seed: 0 });
+  assert.deepStrictEqual(rules.passOn("example", "example", names, [4, 1], { h: 4, seed: 0 }), { h: 4, seed: 1 });
+});
+
+const element = (tagName, props = {}) => ({ tagName, getAttribute: (name) => (props.attrs || {})[name] ?? null, ...props });
+
+test("a text box, a number box, a select and a slider keep their keys; radios, switches and buttons do not", () => {
+  for (const key of ["1", "ArrowRight", "p"]) {
+    for (const type of ["text", "number", "search"]) assert.ok(rules.keepsKeys(element("INPUT", { type }), key), type);
+    assert.ok(rules.keepsKeys(element("TEXTAREA"), key));
+    assert.ok(rules.keepsKeys(element("SELECT"), key));
+    assert.ok(rules.keepsKeys(element("DIV", { isContentEditable: true }), key));
+    assert.ok(rules.keepsKeys(element("SPAN", { attrs: { role: "slider" } }), key));
+    for (const type of ["radio", "checkbox", "button"]) assert.ok(!rules.keepsKeys(element("INPUT", { type }), key), type);
+    assert.ok(!rules.keepsKeys(element("BUTTON"), key));
+    assert.ok(!rules.keepsKeys(element("DIV"), key));
+    assert.ok(!rules.keepsKeys(element("LABEL"), key));
+    assert.ok(!rules.keepsKeys(null, key));
+  }
+});
+
+test("a radio group the keyboard reached keeps its arrows, and only its arrows; a clicked one keeps none", () => {
+  const reached = (type) => element("INPUT", { type, matches: (selector) => selector === ":focus-visible" });
+  const clicked = (type) => element("INPUT", { type, matches: () => false });
+  for (const type of ["radio", "checkbox"]) {
+    for (const key of ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]) {
+      assert.ok(rules.keepsKeys(reached(type), key), type + key);
+      assert.ok(!rules.keepsKeys(clicked(type), key), type + key);
+    }
+    for (const key of ["1", "8", "p", "?", "Escape"]) assert.ok(!rules.keepsKeys(reached(type), key), type + key);
+  }
+  assert.ok(!rules.keepsKeys(element("BUTTON", { matches: () => true }), "ArrowRight"));
+});
+
+test("each shortcut key presses its button from anywhere but a box being typed in, and never with a modifier", () => {
+  const radio = element("INPUT", { type: "radio" });
+  const box = element("INPUT", { type: "number" });
+  const expected = { "1": "key-h1", "2": "key-h2", "4": "key-h4", "8": "key-h8", ArrowLeft: "key-previous",
+    ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help" };
+  assert.deepStrictEqual(keys, expected);
+  for (const [key, button] of Object.entries(expected)) {
+    assert.strictEqual(rules.shortcutButton(keys, { key, target: radio }), button, key);
+    assert.strictEqual(rules.shortcutButton(keys, { key, target: element("BODY") }), button, key);
+    assert.strictEqual(rules.shortcutButton(keys, { key, target: box }), null, key);
+    for (const modifier of ["altKey", "ctrlKey", "metaKey"]) {
+      assert.strictEqual(rules.shortcutButton(keys, { key, target: radio, [modifier]: true }), null, key + modifier);
+    }
+  }
+  for (const key of ["3", "a", "Enter", "Tab", " ", "constructor", "toString"]) {
+    assert.strictEqual(rules.shortcutButton(keys, { key, target: radio }), null, key);
+  }
+});
+
+test("← and → step through heads 1..h round the ends, and through the training steps within 0..last", () => {
+  assert.strictEqual(rules.nextHead(1, 4, 1), 2);
+  assert.strictEqual(rules.nextHead(4, 4, 1), 1);
+  assert.strictEqual(rules.nextHead(1, 4, -1), 4);
+  assert.strictEqual(rules.nextHead(3, 8, -1), 2);
+  assert.strictEqual(rules.nextHead(1, 1, 1), 1);
+  assert.strictEqual(rules.nextHead(7, 4, 1), 2);  // a head h no longer has starts from head 1
+  assert.strictEqual(rules.nextHead(null, 2, 1), 2);
+  assert.strictEqual(rules.nextStep(100, 1, 50, 1000), 150);
+  assert.strictEqual(rules.nextStep(1000, 1, 50, 1000), 1000);
+  assert.strictEqual(rules.nextStep(0, -1, 50, 1000), 0);
+  assert.strictEqual(rules.nextStep(30, -1, 50, 1000), 0);
+  assert.strictEqual(rules.nextStep(undefined, -1, 50, 1000), 950);
+});
