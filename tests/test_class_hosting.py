@@ -51,7 +51,7 @@ def serve(env: dict):
 def session(http, bodies, base) -> tuple[str, str, str]:
     out = post(http, bodies.start(), base)[1]
     code, token = out[ids.CONTROL]["data"]["code"], out[ids.CONTROL]["data"]["token"]
-    out = post(http, bodies.pose(code, token, weights="trained", head=2, query=5), base)[1]
+    out = post(http, bodies.pose(code, token, weights="trained", head=2, query=1), base)[1]
     return code, token, out[ids.QUESTION]["data"]["id"]
 
 
@@ -117,5 +117,67 @@ def test_a_postgresql_restart_under_the_workers_loses_no_answer(bodies):
                 assert health.status_code == 503 and health.json()["store"] == "down"
             finally:
                 pg_ctl(url, "start")
+        finally:
+            stop(proc)
+
+
+def test_a_stopped_postgresql_freezes_neither_the_explorer_nor_healthz_and_loses_no_acknowledged_answer(bodies):
+    """SIGSTOP of the whole PostgreSQL cluster (a hung host: its kernel still acknowledges) for HANG seconds while
+    16 students answer: every class request answers within db.GIVE_UP (+1 s), acknowledged or "try again"; the
+    explorer's updates answer as usual; /healthz answers 503 within 2 s; after SIGCONT, every acknowledged answer
+    is there. Before the deadline, every request took the whole stop (44-45 s of 45 s), the explorer's too."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from dashboard.classmode.store import db
+    from tests.dash_requests import heatmaps_body
+    from tests.test_store_hangs import stopped
+
+    hang = 12.0
+    with postgres_server(fsync=False) as url:
+        proc, base = serve({"DATABASE_URL": url})
+        http = requests.Session()
+        try:
+            code, token, qid = session(http, bodies, base)
+            sids = [joined(http, bodies, code, base) for _ in range(16)]
+            acknowledged, took, other = {}, [], []
+
+            def student_answers(sid, k):
+                ends = time.monotonic() + hang + 4
+                while time.monotonic() < ends:  # answers, one after another, through the stop and after it
+                    started = time.monotonic()
+                    status, out = post(requests, bodies.answer(code, sid, qid, k % 12), base)
+                    took.append(time.monotonic() - started)
+                    feedback = out[ids.S_FEEDBACK]["children"] if status == 200 else status
+                    if feedback == SENT:
+                        acknowledged[sid] = k % 12
+                    elif "try again" not in str(feedback):
+                        other.append(feedback)
+                    k += 1
+                    time.sleep(1.0)  # the per-student limit: one answer a second
+
+            explorer, health = [], []
+            for _ in range(2):  # the figures computed once before: "as usual" is the cached answer
+                requests.post(base + "/_dash-update-component", json=heatmaps_body(4, 1), timeout=30)
+            with ThreadPoolExecutor(16) as pool, stopped(url):
+                futures = [pool.submit(student_answers, sid, k) for k, sid in enumerate(sids)]
+                ends = time.monotonic() + hang
+                while time.monotonic() < ends:
+                    started = time.monotonic()
+                    r = requests.post(base + "/_dash-update-component", json=heatmaps_body(4, 1), timeout=30)
+                    explorer.append((r.status_code, time.monotonic() - started))
+                    started = time.monotonic()
+                    r = requests.get(base + "/healthz", timeout=30)
+                    health.append((r.status_code, time.monotonic() - started))
+                    time.sleep(0.3)
+            for f in futures:
+                f.result(60)
+            assert other == []
+            assert max(took) < db.GIVE_UP + 1, sorted(took)[-5:]
+            assert all(status == 200 for status, _ in explorer) and max(t for _, t in explorer) < 2, explorer
+            assert max(t for _, t in health) < 2 and health[-1][0] == 503, health
+            first_503 = next(k for k, (status, _) in enumerate(health) if status == 503)
+            assert all(status == 503 for status, _ in health[first_503:])  # down while it hangs
+            assert len(acknowledged) == 16  # every student got through after the stop
+            check_all_counted(http, bodies, base, code, token, qid, acknowledged)
         finally:
             stop(proc)

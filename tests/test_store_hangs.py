@@ -91,13 +91,13 @@ def test_while_one_operation_hangs_past_SUSPECT_the_others_fail_at_once():
 
 
 @pytest.mark.parametrize("age, hangs", [(db.SUSPECT - 0.01, False), (db.SUSPECT + 0.01, True)])
-def test_suspect_is_exactly_one_second(age, hangs):
+def test_suspect_is_exactly_half_a_second(age, hangs):
     clock = Clock()
     database = db.Database(Hanging(), clock=clock)
     database._running[1] = clock.t
     clock.t += age
     assert database.hangs() is hangs
-    assert db.SUSPECT == 1.0
+    assert db.SUSPECT == 0.5
 
 
 @pytest.mark.parametrize("after, hangs", [(db.COOL_DOWN - 0.01, True), (db.COOL_DOWN + 0.01, False)])
@@ -108,6 +108,26 @@ def test_the_cool_down_after_a_cut_is_exactly_two_seconds(after, hangs):
     clock.t += after
     assert database.hangs() is hangs
     assert db.COOL_DOWN == 2.0
+
+
+def test_at_most_IN_FLIGHT_threads_wait_on_the_database_and_another_gives_up_once_they_are_suspect():
+    backend = Hanging()
+    database = db.Database(backend)
+    waiting = [threading.Thread(target=database.run, args=(True, lambda cur: 1, 30)) for _ in range(db.IN_FLIGHT)]
+    for t in waiting:
+        t.start()
+    time.sleep(0.05)  # both inside, neither suspect yet
+    assert not database.hangs()
+    started = time.monotonic()
+    with pytest.raises(Unavailable):
+        database.run(False, lambda cur: 1)
+    assert db.SUSPECT - 0.05 <= time.monotonic() - started < db.SUSPECT + db.SLOT_WAIT + 0.05
+    assert backend.connects == db.IN_FLIGHT  # the third never reached the database
+    backend.release.set()
+    for t in waiting:
+        t.join(5)
+    assert database.run(False, lambda cur: "read") == "read"
+    assert (db.IN_FLIGHT, db.SLOT_WAIT) == (2, 0.05)
 
 
 def test_the_stated_times():
@@ -197,7 +217,7 @@ def test_a_stopped_postgresql_costs_each_operation_at_most_GIVE_UP_seconds_and_l
             for t in threads:
                 t.join(20)
             assert len(took) == len(sids) and max(took) <= db.GIVE_UP + 0.5, sorted(took)[-4:]
-            assert sum(t < 0.1 for t in took) >= 8  # after the first hung ones, the rest failed at once
+            assert sum(t < db.SUSPECT + 0.1 for t in took) >= 8  # after the first hung ones, the rest at once
         time.sleep(db.COOL_DOWN + 0.1)
         answer(sids, 2)
         assert errors == [] and all(acknowledged[s] == 2 for s in sids)

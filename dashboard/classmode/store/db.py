@@ -4,7 +4,7 @@ driver failures turned into a message for the user (Unavailable) after one retry
 A database that hangs (a stopped server, a hung host, a partition: its kernel may still acknowledge every packet)
 cannot hold the server's threads: every operation gives up after DEADLINE seconds, its connection cut from
 another thread; while one has been running for more than SUSPECT seconds, and for COOL_DOWN seconds after one
-gave up, others fail at once. So a class's requests all get "try again" within GIVE_UP seconds, and the threads
+gave up, others fail at once; and at most IN_FLIGHT of a process's threads wait on the database at all. So a class's requests all get "try again" within GIVE_UP seconds, and the threads
 stay free for the explorer, which never waits on the store.
 """
 
@@ -22,8 +22,10 @@ MAX_LOGGED = 200  # characters of a driver's message in the log
 CONNECT_TIMEOUT = 2  # seconds to open a connection (PostgreSQL's smallest connect_timeout)
 DEADLINE = 3.0  # seconds an operation may take before its connection is cut; a real one takes milliseconds
 GIVE_UP = DEADLINE + CONNECT_TIMEOUT  # the most an operation takes to raise Unavailable, its retry included
-SUSPECT = 1.0  # seconds: an operation running longer means the database hangs, and no other waits on it
+SUSPECT = 0.5  # seconds: an operation running longer means the database hangs, and no other waits on it
 COOL_DOWN = 2.0  # seconds after an operation was cut during which others fail at once
+IN_FLIGHT = 2  # operations at once in a process: half a gunicorn worker's 4 threads (deploy/serve.py); another
+SLOT_WAIT = 0.05  # waits for one in steps of this many seconds, and gives up once the database seems to hang
 
 
 class Cursor:
@@ -58,6 +60,7 @@ class Database:
         self._state = threading.Lock()
         self._running: dict[int, float] = {}  # thread: when its operation started
         self._hung_until = 0.0  # clock time until which operations fail at once
+        self._slots = threading.BoundedSemaphore(IN_FLIGHT)
 
     def _conn(self):
         local = self._local
@@ -91,7 +94,11 @@ class Database:
         reaches the caller. A failure of the database does too, as Unavailable, after one retry on a new
         connection when the old one was dropped (a server restart); so does a database that hangs, within
         `deadline` seconds plus CONNECT_TIMEOUT, and at once while it seems to hang (hangs())."""
+        while not self._slots.acquire(timeout=SLOT_WAIT):
+            if self.hangs():
+                raise Unavailable()
         if self.hangs():
+            self._slots.release()
             raise Unavailable()
         me, holder = threading.get_ident(), {}
         timer = threading.Timer(deadline, self._cut, (holder,))
@@ -117,6 +124,7 @@ class Database:
             timer.cancel()
             with self._state:
                 self._running.pop(me, None)
+            self._slots.release()
 
     def close(self) -> None:
         """Close this thread's connection (a broken one too)."""
