@@ -61,13 +61,15 @@ async function readTab(page, tab) {
   return page.evaluate((s) => document.querySelectorAll(`#${s} .js-plotly-plot`).length, `section-${tab}`);
 }
 
-// Scroll the graph `id` to the middle of the screen, as a student looking at it, and wait until it has drawn.
+// Scroll the graph `id` to the middle of the screen, as a student looking at it, and wait until it has drawn
+// and the page has no callback in flight.
 async function lookAt(page, id) {
   await page.waitForSelector(`#${id} .js-plotly-plot`);
   await waitFor(page, (id) => {
     document.getElementById(id).scrollIntoView({ block: "center" });
     const gd = document.querySelector(`#${id} .js-plotly-plot`);
-    return Array.isArray(gd.data) && gd.data.length > 0 && !gd.closest(".dash-graph--pending")
+    const busy = window.store && window.store.getState().isLoading;  // a callback still on its way (Dash's flag)
+    return !busy && Array.isArray(gd.data) && gd.data.length > 0 && !gd.closest(".dash-graph--pending")
       && gd.querySelector(".heatmaplayer image, .scatterlayer .trace path, .gl-container canvas") !== null;
   }, id, 40000);
 }
@@ -95,8 +97,12 @@ async function clickText(page, scope, text, { tag = "label", near = null, timeou
 }
 
 // The value of a URL parameter the page wrote, once it is `want` (the page writes its URL a moment later).
-function urlParam(page, key, want, timeout = 10000) {
-  return waitFor(page, ([key, want]) => new URLSearchParams(location.search).get(key) === want, [key, want], timeout);
+async function urlParam(page, key, want, timeout = 10000) {
+  try {
+    await waitFor(page, ([key, want]) => new URLSearchParams(location.search).get(key) === want, [key, want], timeout);
+  } catch (e) {
+    throw new Error(`the URL never held ${key}=${want} in ${timeout} ms: ${await page.evaluate(() => location.search)}`);
+  }
 }
 
 module.exports = { APP_URL, launch, open, waitFor, frames, drawn, readTab, lookAt, clickText, urlParam };
