@@ -220,9 +220,12 @@
       syncUrl: function (search, ...values) {
         const config = values.pop();
         const fromControl = context().triggered.some((t) => t.prop_id !== config.ids.url + ".search" && t.prop_id !== ".");
-        if (!fromControl) {
+        if (!fromControl) {  // a control that already holds the URL's value is left as it is: nothing to redo
           const q = new URLSearchParams(search || "");
-          return [no(), ...config.url.map((p) => rules().readParam(q, p))];
+          return [no(), ...config.url.map((p, i) => {
+            const value = rules().readParam(q, p);
+            return JSON.stringify(value) === JSON.stringify(values[i]) ? no() : value;
+          })];
         }
         const q = new URLSearchParams(search || "");
         const holds = config.url.every((p, i) => JSON.stringify(rules().readParam(q, p)) === JSON.stringify(values[i]));

@@ -17,8 +17,9 @@ TIMEOUT = 60  # s for a page or an interaction to settle
 # The clock starts at the first pointer or key event after arm().
 RECORDER = """() => {
   if (window.drawRecorder) return;
-  const rec = window.drawRecorder = {armed: false, start: null, last: 0, draws: {}, resizing: 0, boxes: new Map(),
-    arm() { this.armed = true; this.start = null; this.draws = {}; },
+  const rec = window.drawRecorder = {armed: false, start: null, last: 0, draws: {}, reacts: {}, resizing: 0,
+    boxes: new Map(),
+    arm() { this.armed = true; this.start = null; this.draws = {}; this.reacts = {}; },
     // a graph no longer in the page (its tab's view unmounted: explorer/__init__.py) has nothing to resize
     pending() { return this.resizing > 0 || [...this.boxes].some(([gd, b]) => gd.isConnected && b.changed > b.resized); },
   };
@@ -41,6 +42,8 @@ RECORDER = """() => {
   document.querySelectorAll('.js-plotly-plot').forEach(watch);
   const react = Plotly.react;
   Plotly.react = function (gd, ...args) {
+    // each new figure Dash hands a graph (a draw may also come from dcc.Graph's resize, after a new height)
+    if (rec.start !== null && ((args[0] && args[0].data) || []).length) (rec.reacts[graphId(gd)] ||= []).push(performance.now());
     const done = react.call(this, gd, ...args);
     watch(gd);  // a graph drawn for the first time: Plotly has just given it .on()
     return done;
@@ -74,7 +77,7 @@ STATE = """() => new Promise((resolve, reject) => {
         && rec.start !== null && e.startTime >= rec.start).map(e => e.responseStart - rec.start);
       const unplotted = [...document.querySelectorAll('.dash-graph')].filter(g => !g.querySelector('.js-plotly-plot'));
       resolve({now: performance.now(), start: rec.start, last: rec.last, calm: rec.last === before,
-               pending: rec.pending(), draws: rec.draws, requests: answers.length,
+               pending: rec.pending(), draws: rec.draws, reacts: rec.reacts, requests: answers.length,
                answered: answers.length ? Math.max(...answers) : null,
                unplotted: unplotted.length});
     });
