@@ -1,10 +1,35 @@
 // Class mode's clientside callbacks (window.dash_clientside.classmode; dashboard/classmode/). Its app is
 // mounted at /class/ (Dash's url_base_pathname, read from the page's own Dash config). Its words come in the
 // page's language (window.pageMessage, assets/shared.js; dashboard/languages.py MESSAGES).
+// The rules it applies before the server does come from store/schema.py (client_rules), in the page's RULES store:
+// nothing of them is written here. Node loads this file as it is (tests/node/classmode_rules.test.js).
 (function () {
+  // A typed join code as the server reads it (schema.join_code), or null: at most `typed` characters, ASCII
+  // whitespace around it, any case, then exactly `length` symbols of the alphabet.
+  function joinCode(typed, rules) {
+    let text = String(typed ?? "");
+    if (text.length > rules.typed || !/^[\x00-\x7f]*$/.test(text)) return null;
+    let start = 0, end = text.length;
+    while (start < end && rules.space.includes(text[start])) start++;
+    while (end > start && rules.space.includes(text[end - 1])) end--;
+    const code = text.slice(start, end).toUpperCase();
+    return code.length === rules.length && [...code].every((c) => rules.alphabet.includes(c)) ? code : null;
+  }
+
+  // Peer instruction's buttons, [discuss, vote again, reveal], each disabled unless the question's phase may
+  // step to it (schema.NEXT): discuss after vote 1, vote again after the discussion, reveal from any vote.
+  function flowDisabled(phase, rules) {
+    return ["discuss", "vote2", "revealed"].map((step) => !(rules.next[step] || []).includes(phase));
+  }
+
+  const classRules = { joinCode, flowDisabled };
+  if (typeof module === "object" && module.exports) {
+    module.exports = classRules;
+    return;
+  }
+
   const no = () => window.dash_clientside.no_update;
   const root = () => JSON.parse(document.getElementById("_dash-config").textContent).url_base_pathname;
-  const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$/;  // store/schema.py's CODE; the server checks it again
   const ends = {};  // a timer's key: when its vote locks, on this browser's clock
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
@@ -36,18 +61,15 @@
       copyLink: (clicks, boxId) => window.copyFromBox(boxId),
 
       // A typed join code opens its session's page, where the page joins (and the server checks the code).
-      joinByCode: function (clicks, submits, typed) {
-        const code = String(typed || "").trim().toUpperCase();
-        if (!CODE.test(code)) return [no(), window.pageMessage("badCode")];
+      joinByCode: function (clicks, submits, typed, rules) {
+        const code = joinCode(typed, rules);
+        if (!code) return [no(), window.pageMessage("badCode")];
         return [root() + code, ""];
       },
 
-      // Peer instruction's buttons: discuss after vote 1, vote again after the discussion, reveal from any of
-      // them (the second vote is optional). The server refuses any other step (store/schema.py's NEXT).
-      flowButtons: function (question) {
-        const phase = question && question.phase;
-        return [phase !== "vote1", phase !== "discuss",
-          !(phase === "vote1" || phase === "discuss" || phase === "vote2")];
+      // Peer instruction's buttons (flowDisabled); the server refuses any other step.
+      flowButtons: function (question, rules) {
+        return flowDisabled(question && question.phase, rules);
       },
 
       // A vote's timer: the server says how many seconds are left; this page counts them down.

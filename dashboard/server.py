@@ -9,15 +9,17 @@ answered 500 and logged in one line.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import logging
 import math
 import os
+import time
 import traceback
 from urllib.parse import urlsplit, urlunsplit
 
 from dash.exceptions import DependencyException
-from flask import Response, has_request_context, jsonify, request
+from flask import Response, g, has_request_context, jsonify, request
 from flask_compress import Compress
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -31,8 +33,11 @@ SUITES_ROUTE = "_dash-component-suites/"
 ONE_YEAR = 365 * 24 * 3600
 MAX_BODY = 64 * 1024  # bytes; a real callback body is under 2 KB
 MAX_LOGGED = 200  # characters of any user-supplied string that may reach the log
-WRONG_PASSWORDS_PER_MINUTE = 20  # per client, in a burst and then in the long run
-LOOPBACK = ("127.0.0.1", "::1")
+# Password tries (right or wrong) per client address, the deployment's workers together ($WEB_CONCURRENCY, which
+# deploy/serve.py sets): a burst, for a class typing it at once behind one school address, then one a second.
+PASSWORD_TRIES_PER_SECOND, PASSWORD_BURST = 1.0, 60
+PASS_COOKIE, PASS_HOURS = "class_pass", 12  # a signed cookie: a browser that gave the password is never throttled
+PROXIES_ENV = "TRUSTED_PROXIES"  # comma-separated addresses whose X-Real-IP names the client (deploy/serve.py)
 
 log = logging.getLogger(__name__)
 
@@ -132,11 +137,29 @@ def bad_request(message: str) -> tuple[Response, int]:
     return jsonify(error=message), 400
 
 
+def trusted_proxies() -> set[str]:
+    """The proxies whose X-Real-IP is believed: $TRUSTED_PROXIES, none when unset (deploy/serve.py trusts its nginx)."""
+    return {a.strip() for a in os.environ.get(PROXIES_ENV, "").split(",") if a.strip()}
+
+
 def client_address() -> str:
-    """The client's address; a proxy on this machine (deploy/nginx.conf) passes it in X-Real-IP."""
-    if request.remote_addr in LOOPBACK:
+    """The client's address: X-Real-IP when a trusted proxy (deploy/nginx.conf) sends the request, else the peer."""
+    if request.remote_addr in trusted_proxies():
         return request.headers.get("X-Real-IP", request.remote_addr)
     return request.remote_addr or "?"
+
+
+def pass_cookie(password: str, expires: int) -> str:
+    """The signed cookie of a browser that gave `password`, valid until `expires` (Unix seconds). The key comes from
+    the password, so every worker and host agrees, and a new password ends every cookie."""
+    key = hashlib.sha256(b"class pass cookie\0" + password.encode()).digest()
+    return f"{expires}.{hmac.new(key, str(expires).encode(), hashlib.sha256).hexdigest()}"
+
+
+def has_pass(password: str, cookie: str | None) -> bool:
+    expires = (cookie or "").split(".")[0]
+    return (expires.isdigit() and len(cookie) < 100 and int(expires) > time.time()
+            and hmac.compare_digest(cookie, pass_cookie(password, int(expires))))
 
 
 def password_needed() -> Response:
@@ -215,7 +238,9 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
     server.config["MAX_CONTENT_LENGTH"] = MAX_BODY  # a longer body is a 413 before it is read
     logging.getLogger("werkzeug").addFilter(short_args)  # `python app.py` logs each request line
     password = class_password(password)
-    wrong_passwords = RateLimiter(rate=WRONG_PASSWORDS_PER_MINUTE / 60, burst=WRONG_PASSWORDS_PER_MINUTE)
+    workers = max(1, int(os.environ.get("WEB_CONCURRENCY", "1")))  # each keeps its own buckets
+    tries = RateLimiter(rate=PASSWORD_TRIES_PER_SECOND / workers, burst=max(1, PASSWORD_BURST // workers))
+    assets = tuple(app.config.requests_pathname_prefix + "assets/" for app in apps)  # /assets/, /class/assets/
     csp = content_security_policy(sorted({h for app in apps for h in app.csp_hashes()}))
 
     @server.errorhandler(Exception)
@@ -232,24 +257,25 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
 
     @server.before_request
     def require_password():
-        """The right password (HTTP basic, any user name) is always served: a class behind one school
-        address shares that address with whoever guesses from it. A wrong one takes a try from the
-        guesser's bucket, and a wrong one past the bucket gets a 429 instead of a new prompt."""
-        if not password or request.path == HEALTH_PATH:
+        """A browser with the signed cookie is served, never throttled. Any other try of the password (HTTP basic,
+        any user name), right or wrong, takes one from its address's bucket first: past it, a 429 that says nothing
+        about the password, so a guesser gets about one try a second and a right one gets in within a second or
+        two of a burst of typos. The right password sets the cookie."""
+        if not password or request.path == HEALTH_PATH or has_pass(password, request.cookies.get(PASS_COOKIE)):
             return None
         given = request.authorization
         if given is None or given.type != "basic":
             return password_needed()
-        if hmac.compare_digest(given.password.encode(), password.encode()):
-            return None
         client = client_address()
         try:
-            wrong_passwords.check(client)
+            tries.check(client)
         except RateLimited as refused:  # not logged: the log stays at the bucket's rate
             with i18n.use(page_language()):
-                text = i18n._("Too many wrong passwords: wait a moment.")
-            return Response(text, 429,
-                            {"Retry-After": str(math.ceil(refused.retry_after))})
+                text = i18n._("Too many password tries from this address: wait a moment.")
+            return Response(text, 429, {"Retry-After": str(math.ceil(refused.retry_after))})
+        if hmac.compare_digest(given.password.encode(), password.encode()):
+            g.give_pass = True
+            return None
         log.warning("wrong class password from %s", short(client))
         return password_needed()
 
@@ -270,7 +296,11 @@ def harden(apps: list, password: str | None = None, health_checks: dict | None =
                 response.set_cookie(i18n.PAGE_COOKIE, lang, samesite="Lax", httponly=True)
         if response.mimetype in ("text/html", "application/json"):
             response.vary.update(("Accept-Language", "Cookie"))  # a page and its layout follow the language
-        if request.path.startswith("/assets/") and "m" in request.args:
+        if g.get("give_pass"):
+            expires = int(time.time()) + PASS_HOURS * 3600
+            response.set_cookie(PASS_COOKIE, pass_cookie(password, expires), max_age=PASS_HOURS * 3600,
+                                httponly=True, samesite="Lax")
+        if request.path.startswith(assets) and "m" in request.args:
             # the ?m= fingerprint changes whenever the file does
             response.headers["Cache-Control"] = f"public, max-age={ONE_YEAR}, immutable"
         if password and response.cache_control.max_age:

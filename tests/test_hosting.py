@@ -34,8 +34,8 @@ def gunicorn(port: int, workers: int = 2) -> subprocess.Popen:
 class Deployment:
     """`make serve` on free ports of 127.0.0.1, its output in a file (a pipe nobody reads would fill up)."""
 
-    def __init__(self, log_path, env: dict | None = None):
-        self.port, self.app_port = free_port(), free_port()
+    def __init__(self, log_path, env: dict | None = None, port: int | None = None):
+        self.port, self.app_port = port or free_port(), free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(log_path, "w")
         self.proc = subprocess.Popen([sys.executable, "deploy/serve.py", "--host", "127.0.0.1", "--port", str(self.port),
@@ -441,3 +441,46 @@ def test_every_header_link_answers_200_through_nginx_on_its_own_port(deployment)
             hops += 1
             assert hops < 3
         assert r.status_code == 200, (link, r.status_code)
+
+
+def test_nginx_master_killed_takes_its_workers_and_the_next_start_on_the_port_succeeds(tmp_path):
+    """Issue 39 item 6: after a SIGKILL of nginx's master, 4 nginx workers still answered 502 on the class's port
+    30 s later, and the next `make serve` there failed with "Address already in use"."""
+    d = Deployment(tmp_path / "serve.log")
+    try:
+        master = next(p for p in d.processes() if b"nginx" in cmdline(p) and p_parent(p) == d.proc.pid)
+        nginx_workers = {p for p in d.processes() if p_parent(p) == master}
+        everything = d.processes() | {d.proc.pid}
+        assert nginx_workers and requests.get(d.base + "/healthz", timeout=10).status_code == 200
+        os.kill(master, signal.SIGKILL)
+        assert wait_until(lambda: not any(alive(p) for p in everything), 5), \
+            [cmdline(p)[:80] for p in everything if alive(p)]
+        d.proc.wait(5)
+    finally:
+        d.log.close()
+        if d.proc.poll() is None:
+            d.stop()
+    again = Deployment(tmp_path / "again.log", port=d.port)  # the same port: free again
+    try:
+        assert requests.get(again.base + "/healthz", timeout=10).status_code == 200
+    finally:
+        again.stop()
+
+
+def test_the_largest_lecture_file_the_page_takes_passes_nginx(deployment):
+    """One body limit (server.MAX_BODY) for the page's upload check, the app and nginx: 48 KiB files got nginx's 413."""
+    import base64
+    import json
+
+    from dashboard import create_apps
+    from dashboard.classmode import form
+    from dashboard.server import MAX_BODY
+    from tests.class_requests import DISPATCH, Bodies
+
+    largest = b"{" + b" " * (form.MAX_PLAN_BYTES - 2) + b"}"
+    body = json.dumps(Bodies(create_apps()[1]).load_plan(
+        "data:application/json;base64," + base64.b64encode(largest).decode()))
+    headers = {"Content-Type": "application/json"}
+    assert requests.post(deployment.base + DISPATCH, data=body, headers=headers, timeout=10).status_code == 200
+    too_big = body + " " * (MAX_BODY - len(body))  # MAX_BODY bytes: nginx's 413, as the app's
+    assert requests.post(deployment.base + DISPATCH, data=too_big, headers=headers, timeout=10).status_code == 413

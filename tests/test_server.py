@@ -20,7 +20,7 @@ from dashboard.attention import multi_head_attention, worked_example
 from dashboard.ratelimit import RateLimiter
 from dashboard.explorer import equivariance as eq
 from dashboard.explorer import example
-from tests.dash_requests import WORKED, WORKED_CELL, cube_body, eq_body, heatmaps_body, press_train_body
+from tests.dash_requests import cube_body, eq_body, heatmaps_body, press_train_body
 from tests.util import decode
 
 FORGED_VALUES = ["8", "", "<script>", 8.0, 2.5, float("1e308"), True, False, -(10**30), None, [], [8],
@@ -63,13 +63,13 @@ def well_formed_forgeries():
     for value in FORGED_VALUES:
         yield cube_body(focus=value)
     for data in FORGED_VALUES:  # a gate's data that is not the list the browser sends
-        yield {**heatmaps_body(), "inputs": [{**heatmaps_body()["inputs"][0], "value": data}, heatmaps_body()["inputs"][1]]}
+        yield {**heatmaps_body(), "inputs": [{**heatmaps_body()["inputs"][0], "value": data}, *heatmaps_body()["inputs"][1:]]}
     for perm, positions, head in [(v, False, 1) for v in FORGED_VALUES] + [("0 1 2", v, v) for v in FORGED_VALUES]:
         yield eq_body(perm, positions=positions, head=head)
     for seed in FORGED_VALUES + [10, -1, 10**6]:
         yield press_train_body(seed)
     yield {**heatmaps_body(), "changedPropIds": []}
-    yield {**heatmaps_body(), "changedPropIds": [f"{WORKED.id}.data", f"{WORKED_CELL.id}.data"]}
+    yield {**heatmaps_body(), "changedPropIds": [f"{i['id']}.{i['property']}" for i in heatmaps_body()["inputs"]]}
 
 
 def malformed_requests():
@@ -86,7 +86,7 @@ def malformed_requests():
     yield {**valid, "output": "x" * 50_000}
     yield {**valid, "output": ["list"]}
     yield {**valid, "outputs": None}
-    yield {**valid, "outputs": valid["outputs"][:1]}
+    yield {**valid, "outputs": [valid["outputs"], valid["outputs"]]}  # one output declared, two sent
     yield {**valid, "outputs": {"id": example.BLOCKS, "property": "figure"}}
     yield {**valid, "state": [{"id": "cube-focus", "property": "value", "value": 0}]}
     cube = cube_body()
@@ -288,16 +288,17 @@ def password_client(monkeypatch, clock):
 
 
 def test_class_password_is_enforced_when_set(password_client):
-    c = password_client
+    fresh = password_client.application.test_client  # a browser with no cookie yet
+    c = fresh()
     assert c.get("/").status_code == 401 and "Basic" in c.get("/").headers["WWW-Authenticate"]
     assert c.get("/healthz").status_code == 200
     assert c.get("/", headers=auth("wrong")).status_code == 401
     assert c.get("/", headers={"Authorization": "Basic %%%"}).status_code == 401
-    for scheme in ["Basic", "basic", "BASIC"]:  # RFC 7617: the scheme name is case-insensitive
-        assert c.get("/", headers=auth("s3cret", scheme)).status_code == 200
     assert c.get("/", headers=auth("s3cret", "Bearer")).status_code == 401
     assert post(c, heatmaps_body()).status_code == 401
-    assert post(c, heatmaps_body(), headers=auth("s3cret")).status_code == 200
+    for scheme in ["Basic", "basic", "BASIC"]:  # RFC 7617: the scheme name is case-insensitive
+        assert fresh().get("/", headers=auth("s3cret", scheme)).status_code == 200
+    assert post(fresh(), heatmaps_body(), headers=auth("s3cret")).status_code == 200
 
 
 def test_no_password_when_unset(monkeypatch):
@@ -329,33 +330,94 @@ def test_password_pages_and_json_are_not_stored(password_client):
 GUESSER = {"REMOTE_ADDR": "10.0.0.5"}
 
 
-def test_wrong_passwords_past_the_limit_get_a_429_and_the_right_one_is_still_served(password_client, clock, caplog):
+def tries_until_429(c, password="guess", environ=GUESSER, headers=None) -> list[int]:
+    codes = []
+    while not codes or codes[-1] != 429:
+        codes.append(c.get("/", headers={**auth(password), **(headers or {})}, environ_base=environ).status_code)
+        assert len(codes) < 1000
+    return codes
+
+
+def test_password_tries_from_an_address_slow_to_one_a_second_and_a_429_says_nothing(password_client, clock, caplog):
+    """Issue 39 item 5: a 429 only ever meant "wrong", so a guesser tried 216 a second. Now every try counts."""
     caplog.set_level(logging.INFO)
-    c, limit = password_client, server.WRONG_PASSWORDS_PER_MINUTE
-    guesses = [c.get("/", headers=auth(f"guess{k}"), environ_base=GUESSER) for k in range(limit + 5)]
-    assert [r.status_code for r in guesses] == [401] * limit + [429] * 5
-    assert 0 < int(guesses[-1].headers["Retry-After"]) <= 60 / limit
-    assert c.get("/", headers=auth("s3cret"), environ_base=GUESSER).status_code == 200  # a class behind the address
-    # a forwarded address counts only from a proxy on this machine, so the guesser cannot dodge the limit
-    assert c.get("/", headers={**auth("guess"), "X-Real-IP": "10.9.9.9"}, environ_base=GUESSER).status_code == 429
-    # another client, directly or through the local nginx, has a bucket of its own
-    assert c.get("/", headers=auth("typo"), environ_base={"REMOTE_ADDR": "10.0.0.6"}).status_code == 401
-    assert c.get("/", headers={**auth("typo"), "X-Real-IP": "10.0.0.7"}).status_code == 401
-    clock.t += 60 / limit  # the bucket gives the guesser one more try
+    c, burst = password_client, server.PASSWORD_BURST
+    assert (server.PASSWORD_TRIES_PER_SECOND, burst) == (1.0, 60)
+    assert tries_until_429(c) == [401] * burst + [429]
+    refused = c.get("/", headers=auth("s3cret"), environ_base=GUESSER)  # the right one too: no oracle
+    assert refused.status_code == 429 and "class_pass" not in str(refused.headers.getlist("Set-Cookie"))
+    assert 0 < int(refused.headers["Retry-After"]) <= 1
+    clock.t += 0.99  # just inside a second: still none
+    assert c.get("/", headers=auth("guess"), environ_base=GUESSER).status_code == 429
+    clock.t += 0.02  # just past: one
     assert [c.get("/", headers=auth("guess"), environ_base=GUESSER).status_code for _ in range(2)] == [401, 429]
+    checked = 0
+    for _ in range(600):  # a minute at ten tries a second: about sixty are checked
+        clock.t += 0.1
+        checked += c.get("/", headers=auth("guess"), environ_base=GUESSER).status_code == 401
+    assert 59 <= checked <= 61
+    # another address has a bucket of its own; a forwarded address counts only from a trusted proxy
+    assert c.get("/", headers=auth("typo"), environ_base={"REMOTE_ADDR": "10.0.0.6"}).status_code == 401
+    assert c.get("/", headers={**auth("guess"), "X-Real-IP": "10.9.9.9"}, environ_base=GUESSER).status_code == 429
     logged = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert logged == [f"wrong class password from {a}" for a in ["10.0.0.5"] * limit + ["10.0.0.6", "10.0.0.7",
-                                                                                          "10.0.0.5"]]
+    assert set(logged) == {"wrong class password from 10.0.0.5", "wrong class password from 10.0.0.6"}
 
 
-def test_a_student_with_the_password_is_served_while_another_at_the_address_guesses(password_client):
-    c, ok = password_client, auth("s3cret")
-    assert c.get("/", headers=ok, environ_base=GUESSER).status_code == 200
-    guesses = []
-    for k in range(2 * server.WRONG_PASSWORDS_PER_MINUTE):
-        guesses.append(c.get("/", headers=auth(f"guess{k}"), environ_base=GUESSER).status_code)
-        assert post(c, heatmaps_body(), headers=ok, environ_base=GUESSER).status_code == 200
-    assert guesses[-1] == 429 and c.get("/_dash-layout", headers=ok, environ_base=GUESSER).status_code == 200
+def test_the_right_password_gets_in_within_10_s_of_a_burst_of_typos(password_client, clock):
+    c = password_client
+    assert tries_until_429(c)[-1] == 429
+    clock.t += 1.0 / server.PASSWORD_TRIES_PER_SECOND
+    r = c.get("/", headers=auth("s3cret"), environ_base=GUESSER)
+    assert r.status_code == 200 and any(c.startswith("class_pass=") for c in r.headers.getlist("Set-Cookie"))
+
+
+def test_a_right_password_sets_a_signed_cookie_and_requests_with_it_are_never_throttled(password_client, clock):
+    student, guesser = password_client, password_client.application.test_client()  # two browsers, one address
+    r = student.get("/", headers=auth("s3cret"), environ_base=GUESSER)
+    cookie = next(c for c in r.headers.getlist("Set-Cookie") if c.startswith("class_pass="))
+    assert r.status_code == 200 and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert f"Max-Age={server.PASS_HOURS * 3600}" in cookie
+    assert tries_until_429(guesser)[-1] == 429
+    for _ in range(200):  # the class's browsers, behind the guesser's address, no password sent again
+        assert student.get("/_dash-layout", environ_base=GUESSER).status_code == 200
+        assert post(student, heatmaps_body(), environ_base=GUESSER).status_code == 200
+    value = student.get_cookie("class_pass").value
+    expires = int(value.split(".")[0])
+    assert server.has_pass("s3cret", value) and expires - time.time() <= server.PASS_HOURS * 3600
+    stranger = password_client.application.test_client()
+    for forged in [value[:-1] + ("0" if value[-1] != "0" else "1"), f"{expires + 1}." + value.split(".")[1],
+                   server.pass_cookie("another", expires), server.pass_cookie("s3cret", int(time.time()) - 1),
+                   "x" * 5000, "", "1.2.3"]:
+        stranger.set_cookie("class_pass", forged)
+        assert stranger.get("/", environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 401, forged[:40]
+    stranger.set_cookie("class_pass", server.pass_cookie("s3cret", int(time.time()) + 60))
+    assert stranger.get("/", environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 200
+
+
+def test_workers_share_the_rate_through_WEB_CONCURRENCY(monkeypatch, clock):
+    monkeypatch.setenv("CLASS_PASSWORD", "s3cret")
+    monkeypatch.setenv("WEB_CONCURRENCY", "2")
+    monkeypatch.setattr(server, "RateLimiter", functools.partial(RateLimiter, clock=clock))
+    c = create_app().server.test_client()
+    assert tries_until_429(c) == [401] * (server.PASSWORD_BURST // 2) + [429]
+    clock.t += 1.0
+    assert c.get("/", headers=auth("guess"), environ_base=GUESSER).status_code == 429  # half a try a second
+    clock.t += 1.0
+    assert c.get("/", headers=auth("guess"), environ_base=GUESSER).status_code == 401
+
+
+def test_x_real_ip_counts_only_from_a_trusted_proxy(password_client, monkeypatch):
+    c, local = password_client, {"REMOTE_ADDR": "127.0.0.1"}
+    monkeypatch.delenv(server.PROXIES_ENV, raising=False)
+    assert tries_until_429(c, environ=local, headers={"X-Real-IP": "10.1.1.1"})[-1] == 429
+    assert c.get("/", headers={**auth("x"), "X-Real-IP": "10.1.1.2"}, environ_base=local).status_code == 429
+    monkeypatch.setenv(server.PROXIES_ENV, "10.7.7.7, 127.0.0.1")  # the proxy sets it: each client its own bucket
+    assert c.get("/", headers={**auth("x"), "X-Real-IP": "10.1.1.3"}, environ_base=local).status_code == 401
+    with c.application.test_request_context("/", headers={"X-Real-IP": "10.1.1.4"}, environ_base=local):
+        assert server.client_address() == "10.1.1.4"
+    monkeypatch.setenv(server.PROXIES_ENV, "10.7.7.7")
+    with c.application.test_request_context("/", headers={"X-Real-IP": "10.1.1.4"}, environ_base=local):
+        assert server.client_address() == "127.0.0.1"
 
 
 def test_debug_is_off_unless_asked(monkeypatch):
@@ -418,3 +480,40 @@ def test_every_redirect_keeps_the_scheme_host_and_port_the_browser_used(front):
         assert r.status_code in (301, 302, 307, 308) and r.headers["Location"] == target, (path, r.headers)
     with client.application.test_request_context("/", headers=front):  # another host's address stays whole
         assert server.relative_location("https://elsewhere.example/x") == "https://elsewhere.example/x"
+
+
+def test_class_mode_assets_get_the_year_long_cache_like_the_explorers():
+    """Issue 39 item 7: /class/assets/ were no-cache while /assets/ got the year-long cache."""
+    c = create_apps()[0].server.test_client()
+    page = c.get("/class/").data.decode()
+    assets = [p.split('"')[0] for p in page.split('="')[1:] if p.startswith("/class/assets/")]
+    assert any(a.endswith(".js") or ".js?" in a for a in assets), assets
+    for asset in assets:
+        assert "?m=" in asset
+        assert c.get(asset).headers["Cache-Control"] == f"public, max-age={server.ONE_YEAR}, immutable", asset
+    unfingerprinted = assets[0].split("?")[0]
+    assert "max-age" not in c.get(unfingerprinted).headers.get("Cache-Control", "")
+
+
+def test_one_size_limit_for_lecture_files_in_the_page_the_app_and_nginx():
+    """Issue 39 item 7: a lecture file of 47-48 KiB passed the page's check and got nginx's 413."""
+    import base64
+    import json
+
+    from dashboard.classmode import form, plan
+    from deploy.serve import real_ip
+    from tests.class_requests import DISPATCH, Bodies
+    from tests.conftest import ROOT
+
+    app = create_apps()
+    c, bodies = app[0].server.test_client(), Bodies(app[1])
+    largest = b"{" + b" " * (form.MAX_PLAN_BYTES - 2) + b"}"  # the page's dcc.Upload takes max_size bytes
+    body = json.dumps(bodies.load_plan("data:application/json;base64," + base64.b64encode(largest).decode()))
+    assert server.MAX_BODY - form.PLAN_OVERHEAD <= len(body) < server.MAX_BODY  # just under the body limit
+    r = c.post(DISPATCH, data=body, content_type="application/json")
+    assert r.status_code == 200 and plan.BAD_PLAN.split(":")[0][:20] in r.get_data(as_text=True)  # read, refused
+    assert form.MAX_PLAN_BYTES == (server.MAX_BODY - 2048) * 3 // 4 == 47_616
+    conf = (ROOT / "deploy/nginx.conf").read_text() % {"run": "/r", "host": "h", "port": 1, "app_port": 2,
+                                                       "max_body": server.MAX_BODY - 1, "real_ip": real_ip("")}
+    assert f"client_max_body_size {server.MAX_BODY - 1};" in conf  # nginx: a 413 past exactly the app's limit
+    assert "set_real_ip_from" not in conf

@@ -13,6 +13,7 @@ from .. import languages, prefs
 from ..i18n import _
 from ..wiring import Callbacks
 from . import form, ids, lecturer, plan, start, student  # noqa: F401 (each records its callbacks)
+from .store import schema
 from .wiring import CALLBACKS
 
 PATH = ids.PATH
@@ -53,6 +54,7 @@ def layout() -> html.Div:
         *languages.page_parts(),
         dcc.Store(id=ids.PAGE),
         dcc.Store(id=ids.CONTROL, storage_type="session"),
+        dcc.Store(id=ids.RULES, data=schema.client_rules()),
         header(),
         html.Main([start.layout(), form.layout(), student.layout()], className="container-xxl py-3"),
     ])

@@ -9,12 +9,16 @@ from dash import dcc, html
 from .. import bugs, limits
 from ..attention import HEAD_CHOICES
 from ..i18n import _, translated
+from ..server import MAX_BODY
 from . import ids
 from .store.students import MAX_STUDENTS as MAX_CLASS
 from .templates import TEMPLATES, TIMERS
 
 TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
-MAX_PLAN_BYTES = 48 * 1024  # a lecture file, as the browser uploads it (base64): within the server's body limit
+# The largest lecture file the page takes: its upload (base64, in a callback's body with the callback's ids) stays
+# under the one body limit of the app and nginx (server.MAX_BODY; deploy/serve.py gives nginx the same).
+PLAN_OVERHEAD = 2048  # bytes of the upload's request around the file's base64; a real one has about 600
+MAX_PLAN_BYTES = (MAX_BODY - PLAN_OVERHEAD) * 3 // 4
 
 
 def field(label: str, component) -> html.Div:

@@ -16,6 +16,7 @@ POLL_MS = 2000
 URL, PAGE = "class-url", "class-page"  # PAGE: {mode: start|lecturer|student, code, token (the lecturer's), origin}
 CONTROL = "class-control"  # sessionStorage: {code, token} of the session this tab runs
 RUNNING = prefs.RUNNING_SESSION  # localStorage: {code, token} of the session this browser started or ran last
+RULES = "class-rules"  # the rules the browser applies before the server: store.schema.client_rules()
 
 # The start page.
 START_SECTION, START, START_STATUS = "class-start-section", "class-start", "class-start-status"

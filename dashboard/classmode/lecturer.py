@@ -208,7 +208,7 @@ clientside_callback("classLinks", Output(ids.JOIN_LINK, "children"), Output(ids.
 clientside_callback("copyLink", Output(ids.COPY_STATUS, "children"), Input(ids.COPY_CONTROL, "n_clicks"),
                     State(ids.CONTROL_LINK, "id"), prevent_initial_call=True)
 clientside_callback("flowButtons", Output(ids.DISCUSS, "disabled"), Output(ids.VOTE2, "disabled"),
-                    Output(ids.REVEAL, "disabled"), Input(ids.QUESTION, "data"))
+                    Output(ids.REVEAL, "disabled"), Input(ids.QUESTION, "data"), State(ids.RULES, "data"))
 clientside_callback("clockRuns", Output(ids.TICK, "disabled"), Input(ids.CLOCK, "data"))
 clientside_callback("clockText", Output(ids.CLOCK_TEXT, "children"), Input(ids.TICK, "n_intervals"),
                     Input(ids.CLOCK, "data"))

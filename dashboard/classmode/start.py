@@ -41,41 +41,44 @@ def layout() -> html.Div:
 
 
 @callback(Output(ids.CONTROL, "data", allow_duplicate=True), Output(ids.RUNNING, "data", allow_duplicate=True),
-          Output(ids.URL, "pathname"), Output(ids.START_STATUS, "children"),
+          Output(ids.RUNNING, "clear_data", allow_duplicate=True), Output(ids.URL, "pathname"),
+          Output(ids.START_STATUS, "children"),
           Input(ids.START, "n_clicks"), Input(ids.END, "submit_n_clicks"), State(ids.PAGE, "data"),
           prevent_initial_call=True)
 def start_or_end(starts, ends, page):
     """Start a session (this tab then holds its control token, and this browser remembers it), or end this
-    tab's session."""
+    tab's session: its token leaves this tab and this browser's localStorage (a lecture hall's shared PC)."""
     try:
         if ctx.triggered_id == ids.END:
             ids.store().end_session(*control(page))
-            return None, None, ids.PATH, _("The session has ended: its answers are deleted.")
+            return None, None, True, ids.PATH, _("The session has ended: its answers are deleted.")
         code, token = ids.store().create_session(ids.address())
     except StoreError as e:
-        return no_update, no_update, no_update, str(e)
-    return {"code": code, "token": token}, {"code": code, "token": token}, f"{ids.PATH}/{code}", ""
+        return no_update, no_update, no_update, no_update, str(e)
+    return {"code": code, "token": token}, {"code": code, "token": token}, no_update, f"{ids.PATH}/{code}", ""
 
 
-@callback(Output(ids.RESUME, "children"), Input(ids.PAGE, "data"), State(ids.RUNNING, "data"))
+@callback(Output(ids.RESUME, "children"), Output(ids.RUNNING, "clear_data", allow_duplicate=True),
+          Input(ids.PAGE, "data"), State(ids.RUNNING, "data"), prevent_initial_call="initial_duplicate")
 def resume(page, running):
-    """On the start page, a link back to the session this browser runs, while it runs."""
+    """On the start page, a link back to the session this browser runs, while it runs; once the store says it has
+    ended (ended elsewhere, or idle), its token leaves this browser's localStorage."""
     if not (isinstance(page, dict) and page.get("mode") == "start" and isinstance(running, dict)):
-        return ""
+        return "", no_update
     code, token = running.get("code"), running.get("token")
     try:
         if not ids.store().running(code, token):
-            return ""
+            return "", True
     except StoreError:
-        return ""
+        return "", no_update
     link = html.A(_("Back to session {code}").format(code=code), href=f"{ids.PATH}/{code}#control={token}",
                   className="alert-link")
     return dbc.Alert([_("This browser runs session {code}.").format(code=code), " ", link, " ",
                       # Translators: after the link back to the session this browser runs ("it")
-                      _("(starting another leaves it running).")], color="info", className="py-2 mb-0")
+                      _("(starting another leaves it running).")], color="info", className="py-2 mb-0"), no_update
 
 
 # A typed code opens its session's page; the server checks the code when the page joins.
 clientside_callback("joinByCode", Output(ids.URL, "pathname", allow_duplicate=True),
                     Output(ids.JOIN_STATUS, "children"), Input(ids.JOIN, "n_clicks"), Input(ids.JOIN_CODE, "n_submit"),
-                    State(ids.JOIN_CODE, "value"), prevent_initial_call=True)
+                    State(ids.JOIN_CODE, "value"), State(ids.RULES, "data"), prevent_initial_call=True)

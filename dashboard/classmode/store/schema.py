@@ -113,6 +113,14 @@ QUESTION_COLUMNS = ("id", "number", "template", "kind", "prompt", "n", "truth", 
                     *SETTING_COLUMNS, "timer", "phase", "rounds", "deadline")
 
 
+def client_rules() -> dict:
+    """The rules the browser applies before the server does (assets/classmode.js), from this module alone: a typed
+    join code (as join_code reads it) and which step each phase allows (NEXT)."""
+    return {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH, "typed": MAX_TYPED_CODE,
+            "space": "".join(c for c in map(chr, range(128)) if c.isspace()),  # what str.strip() takes off
+            "next": {step: list(phases) for step, phases in NEXT.items()}}
+
+
 # ------------------------------------------------------------------ what clients send: exact formats
 
 
