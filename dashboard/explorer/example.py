@@ -4,7 +4,7 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 from __future__ import annotations
 
 import numpy as np
-from dash import Input, Output, Patch, State, html
+from dash import Input, Output, Patch, State, ctx, dcc, html, no_update
 
 from .. import attention as core
 from .. import figures, limits
@@ -15,6 +15,7 @@ from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import CONFIG, HEATMAPS, section_id
+from .presenter import present_button
 from .ui import graph, head_buttons, markdown, text_beside_view
 from .wiring import callback, clientside_callback
 
@@ -23,6 +24,8 @@ BLOCKS = "blocks"
 WORKED_TEXT = "worked-text"
 CUBE = "cube"
 CUBE_FOCUS = "cube-focus"
+# a preset camera's button, by its name in fig.CUBE_CAMERAS (plain ids: server.guard admits no pattern-matching one)
+CUBE_CAMERA = {view: f"cube-camera-{view}" for view in fig.CUBE_CAMERAS}
 URL_PARAMS = drilldown.URL_PARAMS
 
 
@@ -46,7 +49,10 @@ def layout() -> html.Section:
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
-                 graph(CUBE, {"data": [], "layout": fig.cube_layout()}, className="webgl-figure")],
+                 html.Div([present_button(CUBE), camera_buttons(),
+                           dcc.Graph(id=CUBE, figure={"data": [], "layout": fig.cube_layout()},
+                                     config=figures.graph_config(), className="webgl-figure")],
+                          className="figure-frame")],
             ),
     ], id=section_id("example"))
 
@@ -101,14 +107,50 @@ def update_worked_text(shared):
     return worked_text(ModelView.parse(shared).setting)
 
 
+def camera_buttons() -> html.Div:
+    """The cube's preset cameras: the planes as a stack, from the front, the side and the top. They sit in the
+    figure's frame, top right, so the presenter view has them too (assets/site/presenter.css)."""
+    # Translators: buttons that turn the 3-D cube: its head planes as a stack, seen from the front, side, top
+    names = {"stack": _("stack"), "front": _("front"), "side": _("side"), "top": _("top")}
+    return html.Div(
+        [html.Button(label, id=CUBE_CAMERA[view], type="button",
+                     className="btn btn-sm btn-outline-secondary") for view, label in names.items()],
+        # Translators: the name of a group of buttons that turn the 3-D cube to a preset view
+        role="group", className="btn-group cube-cameras", **{"aria-label": _("turn the cube")})
+
+
 @callback(Output(CUBE, "figure"), inputs=dict(shared=MODEL_STORE.input, focus=Input(CUBE_FOCUS, "value")),
           prevent_initial_call=True)
 def update_cube(shared, focus):
-    """The cube, as a Patch of its `data` only, so the user's camera survives (dash 4.4.1 resets it on a
-    whole new figure); a head button brings its plane forward the same way."""
-    s = ModelView.parse(shared).setting
+    """The cube, as a Patch of its `data` and of the text the display sizes (fig.cube_scene_text), so the
+    camera survives (dash 4.4.1 resets it on a whole new figure); a head button brings its plane forward the
+    same way."""
+    view = ModelView.parse(shared)
+    s = view.setting
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
+    text = fig.cube_scene_text(view.display)
+    cube["layout"]["font"] = text.pop("font")
+    for key, value in text.items():
+        cube["layout"]["scene"][key] = value
+    return cube
+
+
+@callback(Output(CUBE, "figure", allow_duplicate=True),
+          inputs=dict(presses={view: Input(i, "n_clicks") for view, i in CUBE_CAMERA.items()}),
+          prevent_initial_call=True)
+def turn_cube(presses):
+    """A preset camera, as a Patch of layout.scene.camera: nothing else redraws. Its scene.uirevision names the
+    press, so a second press of the same button after a drag turns the cube back (an unchanged uirevision would
+    keep the dragged camera)."""
+    pressed = {view for view, i in CUBE_CAMERA.items() if i == ctx.triggered_id}
+    view = pressed.pop() if pressed else None
+    count = presses.get(view) if isinstance(presses, dict) else None
+    if view not in fig.CUBE_CAMERAS or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        return no_update
+    cube = Patch()
+    cube["layout"]["scene"]["camera"] = fig.CUBE_CAMERAS[view]
+    cube["layout"]["scene"]["uirevision"] = f"{view} {count}"
     return cube
 
 

@@ -64,7 +64,6 @@ _FONT_FAMILY = ("system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans CJK SC
                 "'PingFang SC', 'Hiragino Sans GB', 'Microsoft YaHei', sans-serif")
 _TRANSPARENT = "rgba(0,0,0,0)"
 GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
-MID_GREY = "#8a8a99"
 
 
 class Display(NamedTuple):

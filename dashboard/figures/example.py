@@ -6,7 +6,7 @@ import numpy as np
 
 from ..attention import merge_heads
 from ..i18n import _
-from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID, MID_GREY,
+from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID,
                PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_title, heatmap_grid, outline_blocks, typed_array)
 
 
@@ -16,43 +16,69 @@ def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
 
 
 # The cube's text, by display: (WebGL tick labels and head names, WebGL axis titles, the colour bar's SVG
-# text). WebGL text is drawn in the scene, in perspective, so its sizes are not CSS pixels: at the camera
-# below, the desktop's come out at about 14 to 18 px, and lecture mode's at 24 px or more.
-CUBE_TEXT = {"narrow": (13, 16, 14), "desktop": (14, 18, 16), "lecture": (18, 28, 24)}
+# text). WebGL text is drawn in the scene, in perspective, and grows with the canvas: its sizes are not CSS
+# pixels. Size 14 draws a head name's em about 16 px tall in a laptop's 560 px high cube, 24 px in lecture
+# mode's 760 px (1920 x 1080) and 32 px in the presenter view's 1010 px; size 24 drew 58 px there.
+# A phone's 12 is about 14 px.
+CUBE_TEXT = {"narrow": (12, 15, 14), "desktop": (14, 18, 16), "lecture": (18, 22, 24)}
+# WebGL text ignores the page's CSS, so the scene is drawn in the light theme's text colour (Bootstrap's body
+# colour) and dark mode turns the whole canvas around as it does every heatmap (assets/site/lecture.css):
+# the text comes out in the dark theme's text colour, the colour map in the heatmaps' direction.
+CUBE_TEXT_COLOUR = "#212529"
+# Preset cameras, by name: the head planes as a stack (from the front left and above, the page's first view,
+# the cube a little right of centre so the head names on its left edge stay in the frame on a phone), and
+# from the front (keys across, heads up), the side (queries across, heads up) and the top (one plane over
+# another, as the heatmaps lie: key j across, query r down). Each also sets `up`, which the top view turns.
+UP = {"x": 0, "y": 0, "z": 1}
+CUBE_CAMERAS = {
+    "stack": {"eye": {"x": 1.0, "y": -1.95, "z": 0.85}, "center": {"x": -0.1, "y": 0, "z": -0.08}, "up": UP},
+    "front": {"eye": {"x": 0, "y": -2.3, "z": 0.35}, "center": {"x": 0, "y": 0, "z": -0.05}, "up": UP},
+    "side": {"eye": {"x": 2.3, "y": 0, "z": 0.35}, "center": {"x": 0, "y": 0, "z": -0.05}, "up": UP},
+    "top": {"eye": {"x": 0, "y": 0, "z": 2.1}, "center": {"x": 0, "y": 0, "z": 0}, "up": {"x": 0, "y": 1, "z": 0}},
+}
+# A phone's cube is taller than wide (its box is square): the planes stand further apart, so that eight
+# head names, one a plane, keep clear of each other.
+NARROW_HEIGHT = 1.5
+
+
+def cube_scene_text(display: Display = DESKTOP) -> dict:
+    """What of the cube's layout depends on the display: its font, its axes (their text) and their proportions.
+    A view patches these keys alone (layout.font, layout.scene.xaxis, yaxis, zaxis, aspectratio), so the
+    camera, the user's or a preset's, stays."""
+    ticks, titles, text = CUBE_TEXT["lecture" if display.large else "narrow" if display.narrow else "desktop"]
+    axis = {"showbackground": False, "showspikes": False, "color": CUBE_TEXT_COLOUR, "tickfont": {"size": ticks}}
+    return {
+        "font": {"family": base_layout()["font"]["family"], "size": text},
+        # every fourth token, as on the heatmaps: the worked example's clusters of four
+        "xaxis": {**axis, "title": {"text": _("key j"), "font": {"size": titles}}, "dtick": 4, "tick0": 0},
+        "yaxis": {**axis, "title": {"text": _("query r"), "font": {"size": titles}}, "autorange": "reversed",
+                  "dtick": 4, "tick0": 0},
+        # plane i is at height i + 1, so the z axis's ticks name the heads, each at its plane's corner,
+        # for any h and any rotation: no name hides behind a plane or sits on another's
+        "zaxis": {**axis, "title": {"text": ""}, "tickmode": "linear", "tick0": 1, "dtick": 1,
+                  # Translators: written before a head's number on the cube's axis ("head 3"): as "head {number}"
+                  "tickprefix": _("head "), "showgrid": False},
+        "aspectratio": {"x": 1, "y": 1, "z": NARROW_HEIGHT if display.narrow else 1},
+    }
 
 
 def cube_layout(display: Display = DESKTOP) -> dict:
-    """The cube's layout. It does not depend on h or the seed, so updates replace only
-    `data` and the user's rotation and zoom survive. It has no height: the page's CSS gives the graph its
-    box (assets/site/app.css, .webgl-figure), which the cube fills at any width. The page builds it for a
-    desktop, whose sizes fit a phone too; lecture mode's larger text needs the view to draw it again for the
-    page's display."""
-    ticks, titles, text = CUBE_TEXT["lecture" if display.large else "narrow" if display.narrow else "desktop"]
-    # WebGL text ignores the page's CSS: a mid grey reads on light and dark backgrounds alike.
-    axis = {"showbackground": False, "showspikes": False, "color": MID_GREY, "tickfont": {"size": ticks}}
+    """The cube's layout. It does not depend on h or the seed, so updates replace only `data` and the parts
+    cube_scene_text names, and the user's rotation and zoom survive. It has no height: the page's CSS gives the
+    graph its box (assets/site/app.css, .webgl-figure), which the cube fills at any width."""
+    text = cube_scene_text(display)
     return base_layout(
         display,
-        font={"family": base_layout()["font"]["family"], "size": text},
+        font=text["font"],
         margin={"l": 0, "r": 0, "t": 10, "b": 0},
         showlegend=False,
         uirevision="cube",
         meta={"opacity": {"on": PLANE_OPACITY, "off": FADED_OPACITY}},  # read by assets/explorer.js
         scene={
-            # every fourth token, as on the heatmaps: the worked example's clusters of four
-            # Translators: attention's key j and query r (tokens), as axis titles
-            "xaxis": {**axis, "title": {"text": _("key j"), "font": {"size": titles}}, "dtick": 4, "tick0": 0},
-            "yaxis": {**axis, "title": {"text": _("query r"), "font": {"size": titles}}, "autorange": "reversed",
-                      "dtick": 4, "tick0": 0},
-            # plane i is at height i + 1, so the z axis's ticks name the heads, each at its plane's corner,
-            # for any h and any rotation: no name hides behind a plane or sits on another's
-            "zaxis": {**axis, "title": {"text": ""}, "tickmode": "linear", "tick0": 1, "dtick": 1,
-                      # Translators: written before a head's number on the cube's axis ("head 3"): as "head {number}"
-                      "tickprefix": _("head "), "showgrid": False},
+            **{axis: text[axis] for axis in ("xaxis", "yaxis", "zaxis")},
             "aspectmode": "manual",
-            "aspectratio": {"x": 1, "y": 1, "z": 1},
-            # from the front left and above, the cube a little right of centre: the head names on its left
-            # edge stay in the frame on a phone
-            "camera": {"eye": {"x": 1.0, "y": -1.95, "z": 0.85}, "center": {"x": -0.1, "y": 0, "z": -0.08}},
+            "aspectratio": text["aspectratio"],
+            "camera": CUBE_CAMERAS["stack"],
             "domain": {"x": [0, 1], "y": [0.12, 1]},  # the colour bar lies below
         },
     )
