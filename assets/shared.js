@@ -19,3 +19,12 @@ window.copyFromBox = function (boxId) {
   box.select();
   return window.pageMessage("selectedCopy");
 };
+
+// A number box takes no letters (Firefox's would, and then hold no number): what is typed is refused before it
+// lands in the box.
+document.addEventListener("beforeinput", (event) => {
+  const box = event.target;
+  if (event.data && box instanceof HTMLInputElement && box.type === "number" && /[^0-9.eE+-]/.test(event.data)) {
+    event.preventDefault();
+  }
+});

@@ -9,6 +9,7 @@ import pytest
 from dash.exceptions import PreventUpdate
 
 from dashboard import attention as core
+from dashboard import limits
 from dashboard.explorer import export
 
 
@@ -18,7 +19,10 @@ def download(kind, h=8, seed=42, size=16, scale="tau", tau=-3):
     button = export.DOWNLOAD_CSV if kind == "csv" else export.DOWNLOAD_JSON
     with patch.object(export, "ctx") as ctx:
         ctx.triggered_id = button
-        return export.download(1, 1, h, seed, size, scale, tau, "random")
+        return export.download(json_clicks=1, csv_clicks=1, tab="example", cell=[None, None, None],
+                               setting={"h": h, "seed": seed, "size": size, "scale": scale, "tau": tau,
+                                        "weights": "random"},
+                               layers={"bug": limits.DEFAULT_BUG, "mystery": 0, "causal": False})
 
 
 def test_json_round_trips_to_the_cores_arrays_exactly():

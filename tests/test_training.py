@@ -107,29 +107,49 @@ def test_training_arguments_are_checked(kwargs, message):
         training.train(**kwargs)
 
 
+def loss_view(seed, ready):
+    """The loss curves' callback, as Dash calls it: the tab's store and the training seed, by name."""
+    return learning.update_learning_loss(shared={"h": 2, "display": False}, trained={"seed": seed, "ready": ready})
+
+
+def heads_view(values: dict):
+    """The learned heads' callback from {seed, ready, h, step, display}."""
+    return learning.update_learning_heads(shared={"h": values["h"], "display": values["display"]},
+                                          trained={"seed": values["seed"], "ready": values["ready"]},
+                                          step=values["step"])
+
+
+def surgery_view(values: dict):
+    """The surgery's callback from {seed, ready, h, off, uniform, swap}."""
+    from dashboard.explorer import surgery
+    return surgery.update_surgery(shared={"h": values["h"], "display": False},
+                                  trained={"seed": values["seed"], "ready": values["ready"]},
+                                  cuts={k: values[k] for k in ("off", "uniform", "swap")})
+
+
 def test_train_starts_in_the_background_and_is_polled():
     from dash import no_update
 
     seed = 7
     trainer._runs.pop(seed, None)
-    ready, poll_off, status = learning.poll_training({"seed": seed}, 0)
+    ready, poll_off, status = learning.poll_training(seed, 0)
     assert ready is no_update and poll_off is False and "training seed 7" in status
     # until the page hears the runs are ready, the lab says so, and draws no other seed's runs
-    waiting, text = learning.update_learning_loss({"seed": seed, "ready": 0, "display": False})
+    waiting, text = loss_view(seed, 0)
     assert waiting["data"] == [] and "training seed 7" in waiting["layout"]["annotations"][0]["text"] and text == ""
     trainer.training_runs(seed)  # wait for it here
-    assert learning.poll_training({"seed": seed}, 1) == (seed, True, "")
-    assert len(learning.update_learning_loss({"seed": seed, "ready": seed, "display": False})[0]["data"]) == 4
+    assert learning.poll_training(seed, 1) == (seed, True, "")
+    assert len(loss_view(seed, seed)[0]["data"]) == 4
 
 
 def test_learning_callbacks_show_the_runs():
     trainer.training_runs(0)  # wait for seed 0 here: run alone, this test is the first to ask for it
-    fig = learning.update_learning_loss({"seed": 0, "ready": 0, "display": False})[0]
+    fig = loss_view(0, 0)[0]
     assert len(fig["data"]) == 4
     run = trainer.training_runs(0)[2]
     np.testing.assert_allclose(decode(fig["data"][1]["y"]), run.losses, rtol=1e-6)
-    attention, sentence, table = learning.update_learning_heads({"seed": 0, "ready": 0, "h": 2, "step": 400,
-                                                                 "display": False})
+    attention, sentence, table = heads_view({"seed": 0, "ready": 0, "h": 2, "step": 400,
+                                                     "display": False})
     assert len(attention["data"]) == 2 and "step 400" in attention["data"][0]["hovertemplate"]
     assert "head 2" in str(table)
     # each head's role is read from its measured masses, not written in advance
@@ -147,13 +167,13 @@ def test_forged_learning_inputs_are_refused(seed, h, k):
     heads = {"seed": seed, "ready": seed, "h": h, "step": k, "display": False}
     if isinstance(seed, int) and 0 <= seed < 10:
         with pytest.raises(PreventUpdate):
-            learning.update_learning_heads(heads)
+            heads_view(heads)
         return
-    for figure, *texts in (learning.update_learning_loss({"seed": seed, "ready": seed, "display": False}),
-                           learning.update_learning_heads({**heads, "h": 2, "step": 0})):
+    for figure, *texts in (loss_view(seed, seed),
+                           heads_view({**heads, "h": 2, "step": 0})):
         assert figure["data"] == [] and "Choose a training seed 0 to 9" in figure["layout"]["annotations"][0]["text"]
         assert all(text == "" for text in texts)
-    assert learning.poll_training({"seed": seed}, 0)[1:] == (True, "Choose a training seed 0 to 9.")
+    assert learning.poll_training(seed, 0)[1:] == (True, "Choose a training seed 0 to 9.")
 
 
 def test_surgery_shows_which_head_carries_which_mixing():
@@ -197,24 +217,24 @@ def test_surgery_view_reports_the_loss_and_refuses_forged_heads():
     from dashboard.explorer import surgery
 
     runs = trainer.training_runs(0)
-    result = surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": [1], "uniform": [], "swap": "none"})
+    result = surgery_view({"seed": 0, "ready": 0, "h": 2, "off": [1], "uniform": [], "swap": "none"})
     X, Y = training.test_set(0)
     weights = runs[2].snapshots[-1]
     before = training.loss_after_surgery(weights, 2, X, Y, training.Surgery())
     after = training.loss_after_surgery(weights, 2, X, Y, training.Surgery(off=frozenset({0})))
     text = str(result)
     assert f"{before:.4f}" in text and f"{after:.4f}" in text and after > 10 * before
-    swapped = str(surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": [], "uniform": [], "swap": "1-2"}))
+    swapped = str(surgery_view({"seed": 0, "ready": 0, "h": 2, "off": [], "uniform": [], "swap": "1-2"}))
     assert "times" in swapped
     for off, uniform, swap in [([3], [], "none"), ([], [0], "none"), ([1, 1, 1], [], "none"), (["1"], [], "none"),
                                ([], [], "1-3"), ([], [], "2-1"), ([], [], None), (None, [], "none"),
                                ([True], [], "none"), ([1.0], [], "none")]:
-        message = surgery.update_surgery({"seed": 0, "ready": 0, "h": 2, "off": off, "uniform": uniform,
+        message = surgery_view({"seed": 0, "ready": 0, "h": 2, "off": off, "uniform": uniform,
                                           "swap": swap})
         assert message.role == "alert" and "Choose heads 1 to 2" in message.children
-    assert [o["value"] for o in surgery.follow_heads({"h": 2})[0]] == [1, 2]
+    assert [o["value"] for o in surgery.follow_heads({"h": 2, "display": False})[0]] == [1, 2]
     for h in [3, "2", None, True, 2.0]:
         with pytest.raises(PreventUpdate):
-            surgery.follow_heads({"h": h})
+            surgery.follow_heads({"h": h, "display": False})
         with pytest.raises(PreventUpdate):
-            surgery.update_surgery({"seed": 0, "ready": 0, "h": h, "off": [1], "uniform": [], "swap": "none"})
+            surgery_view({"seed": 0, "ready": 0, "h": h, "off": [1], "uniform": [], "swap": "none"})

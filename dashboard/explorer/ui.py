@@ -23,6 +23,9 @@ RENDERED = CONTENT / "rendered"
 
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+# An inline formula and the punctuation after it, kept on one line (.formula-run, app.css): no line starts with ",".
+TRAILING = re.compile(r'(<span class="math-inline"><svg\b.*?</svg></span>)([,.;:!?)，。；：！？）、]+)', re.DOTALL)
+EM_PER_EX = 0.5  # MathJax typesets with 1 ex = 0.5 em (tools/assets/render-math.js); browsers' own ex differ
 SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
 
@@ -32,6 +35,7 @@ def markdown(name: str) -> dcc.Markdown:
     HTML: trusted content of the build's own, never user input. The page's one h1 is the header's: a section's
     h1 becomes an h2."""
     text = rendered(name).replace("<h1>", "<h2>").replace("</h1>", "</h2>")
+    text = TRAILING.sub(r'<span class="formula-run">\1\2</span>', text)
     return static_html(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
 
 
@@ -51,10 +55,17 @@ def formula(svg: str) -> str:
     data: URI: the page's layout was 620 KB of base64 the browser parsed on every load, and a file is cached,
     fetched only when its tab is shown (loading="lazy"), and sized before it arrives (no layout shift)."""
     attrs, image = svg_file(svg)
-    lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0"
+    lift = attrs.get("style", "").removeprefix("vertical-align:").strip(" ;") or "0ex"
+    # sized in em, which Chromium and Firefox draw alike (Firefox's ex is 13 % smaller); closed (<img … />), as
+    # dcc.Markdown's parser (JSX) needs
     return (f'<img class="formula" src="{FORMULA_PATH}{formula_key(image)}.svg" '
             f'alt="{escape(unescape(attrs["aria-label"].strip()))}" loading="lazy" decoding="async" '
-            f'style="width: {attrs["width"]}; height: {attrs["height"]}; vertical-align: {lift}" />')  # closed, as dcc.Markdown's parser (JSX) needs
+            f'style="width: {em(attrs["width"])}; height: {em(attrs["height"])}; vertical-align: {em(lift)}" />')
+
+
+def em(length: str) -> str:
+    """A MathJax length in ex as em."""
+    return f"{float(length.removesuffix('ex')) * EM_PER_EX:.3f}em"
 
 
 FORMULA_PATH = "/formulas/"  # + a key of the SVG's content, so a file never changes (served as immutable)
