@@ -17,7 +17,7 @@ from dashboard import create_app, i18n
 from dashboard.explorer import layout_in, ui
 from dashboard.classmode import layout_in as class_layout_in
 from dashboard.wiring import LANGUAGE
-from tests.dash_requests import arguments, gated_callbacks
+from tests.dash_requests import default_values, request, view_callbacks
 from tests.util import fire
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,12 +173,9 @@ def test_a_layout_fetched_without_its_page_s_cookie_follows_the_browser(client):
 
 def test_every_view_answers_in_the_language_its_page_sends(client):
     """Over HTTP, through the wiring that runs a callback in its page's language."""
-    from tests.dash_requests import callback_body
-
-    fn, outputs, inputs, state = next(c for c in gated_callbacks() if c[0].__name__ == "update_scale_text")
-    answers = {lang: client.post("/_dash-update-component", json=callback_body(outputs, inputs, state, lang=lang))
+    answers = {lang: client.post("/_dash-update-component", json=request("scale-text.children", lang=lang))
                for lang in i18n.LANGUAGES}
-    texts = {lang: answer.json["response"][outputs[0].component_id]["children"] for lang, answer in answers.items()}
+    texts = {lang: answer.json["response"]["scale-text"]["children"] for lang, answer in answers.items()}
     assert ENGLISH.search(texts["en"]) and CJK.search(texts["zh-CN"]) and "escalados" in texts["es"]
 
 
@@ -219,8 +216,11 @@ def test_the_pages_hold_no_english(lang):
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_live_answer_is_in_the_page_s_language(lang):
     """Every view's server callback at the page's defaults, in a page in `lang`: figures, sentences, tables."""
+    from dashboard import trainer
+
+    trainer.training_runs(0)  # the learning lab's default seed, which its views draw once it is ready
     with i18n.use(lang):
-        answers = [fire(fn, *arguments(inputs, state)) for fn, _, inputs, state in gated_callbacks()]
+        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()]
     assert english_left(strings(answers)) == []
 
 
