@@ -41,7 +41,7 @@ def layout() -> html.Div:
                                       labelCheckedClassName="active")],
                       id=ids.CHOICES_BOX, hidden=True, className="mb-2"),
         html.Div([dbc.Label(_("Your answer, 0 to 1"), html_for=ids.SLIDER, className="small mb-0"),
-                  dcc.Slider(id=ids.SLIDER, min=0, max=1, step=0.005, value=0.5, marks={0: "0", 0.5: "0.5", 1: "1"},
+                  dcc.Slider(id=ids.SLIDER, min=0, max=1, step=0.001, value=0.5, marks={0: "0", 0.5: "0.5", 1: "1"},
                              tooltip={"placement": "bottom", "always_visible": True}),
                   dbc.Button(_("send"), id=ids.SEND, color="primary", className="mt-3")],
                  id=ids.AMOUNT_BOX, hidden=True, className="mb-2 class-amount"),
