@@ -95,8 +95,14 @@
   // The page's two listeners. A key presses its shortcut's button (rules.shortcutButton says which, if any), so it
   // does what a click does, through Dash. A page that turns narrow or wide presses the button the display follows.
   function init(config) {
+    let pointed = null;  // the control the pointer chose last (a label's click chooses its input)
+    document.addEventListener("pointerdown", (event) => {
+      const label = event.target.closest && event.target.closest("label");
+      pointed = label ? label.control : event.target;
+    });
     document.addEventListener("keydown", (event) => {
-      const id = rules().shortcutButton(config.presenter.keys, event);
+      if (event.key === "Tab") pointed = null;  // the keyboard moves on: what it reaches keeps its arrows
+      const id = rules().shortcutButton(config.presenter.keys, event, pointed);
       const button = id && document.getElementById(id);
       if (!button) return;
       event.preventDefault();  // a focused radio's arrows would change it too

@@ -58,11 +58,12 @@
   }
 
   // Whether a key press belongs to where it was aimed: anything typed in a box, a slider's keys, and the arrows
-  // of a radio group or check box the keyboard reached (it shows the focus ring, :focus-visible), which move its
-  // choice. A radio button only clicked with the pointer (a tab, h, lecture mode) leaves every key to the shortcuts.
+  // of a radio group or check box the keyboard reached, which move its choice. A radio button the pointer chose
+  // last (`pointed`: a tab, h, lecture mode) leaves every key to the shortcuts. (Not :focus-visible: a key press
+  // makes any focused element show its focus ring.)
   const TYPED = new Set(["text", "number", "search", "email", "password", "url", "tel"]);
   const ARROWS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]);
-  function keepsKeys(target, key) {
+  function keepsKeys(target, key, pointed) {
     if (!target) return false;
     const tag = String(target.tagName || "").toLowerCase();
     if (tag === "textarea" || tag === "select" || target.isContentEditable) return true;
@@ -70,13 +71,13 @@
     if (tag === "input" && TYPED.has(type)) return true;
     if (typeof target.getAttribute === "function" && target.getAttribute("role") === "slider") return true;
     const choice = tag === "input" && (type === "radio" || type === "checkbox");
-    return choice && ARROWS.has(key) && typeof target.matches === "function" && target.matches(":focus-visible");
+    return choice && ARROWS.has(key) && target !== pointed;
   }
 
   // The button a key presses (presenter.SHORTCUTS, by key), or null: none with a modifier, none where the
   // target keeps the key.
-  function shortcutButton(keys, event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || keepsKeys(event.target, event.key)) return null;
+  function shortcutButton(keys, event, pointed) {
+    if (event.altKey || event.ctrlKey || event.metaKey || keepsKeys(event.target, event.key, pointed)) return null;
     return Object.prototype.hasOwnProperty.call(keys, event.key) ? keys[event.key] : null;
   }
 

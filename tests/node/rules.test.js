@@ -55,11 +55,15 @@ const element = (tagName, props = {}) => ({ tagName, getAttribute: (name) => (pr
 test("a text box, a number box, a select and a slider keep their keys; radios, switches and buttons do not", () => {
   for (const key of ["1", "ArrowRight", "p"]) {
     for (const type of ["text", "number", "search"]) assert.ok(rules.keepsKeys(element("INPUT", { type }), key), type);
+    for (const type of ["text", "number"]) assert.ok(rules.keepsKeys(element("INPUT", { type }), key, element("INPUT", { type })));
     assert.ok(rules.keepsKeys(element("TEXTAREA"), key));
     assert.ok(rules.keepsKeys(element("SELECT"), key));
     assert.ok(rules.keepsKeys(element("DIV", { isContentEditable: true }), key));
     assert.ok(rules.keepsKeys(element("SPAN", { attrs: { role: "slider" } }), key));
-    for (const type of ["radio", "checkbox", "button"]) assert.ok(!rules.keepsKeys(element("INPUT", { type }), key), type);
+    for (const type of ["radio", "checkbox", "button"]) {
+      const box = element("INPUT", { type });
+      assert.ok(!rules.keepsKeys(box, key, box), type);
+    }
     assert.ok(!rules.keepsKeys(element("BUTTON"), key));
     assert.ok(!rules.keepsKeys(element("DIV"), key));
     assert.ok(!rules.keepsKeys(element("LABEL"), key));
@@ -67,35 +71,41 @@ test("a text box, a number box, a select and a slider keep their keys; radios, s
   }
 });
 
-test("a radio group the keyboard reached keeps its arrows, and only its arrows; a clicked one keeps none", () => {
-  const reached = (type) => element("INPUT", { type, matches: (selector) => selector === ":focus-visible" });
-  const clicked = (type) => element("INPUT", { type, matches: () => false });
+test("a radio group the keyboard reached keeps its arrows, and only its arrows; one the pointer chose keeps none", () => {
   for (const type of ["radio", "checkbox"]) {
+    const box = element("INPUT", { type });
     for (const key of ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]) {
-      assert.ok(rules.keepsKeys(reached(type), key), type + key);
-      assert.ok(!rules.keepsKeys(clicked(type), key), type + key);
+      assert.ok(rules.keepsKeys(box, key, null), type + key);
+      assert.ok(rules.keepsKeys(box, key, element("INPUT", { type })), type + key + " another was pointed at");
+      assert.ok(!rules.keepsKeys(box, key, box), type + key + " pointed at");
     }
-    for (const key of ["1", "8", "p", "?", "Escape"]) assert.ok(!rules.keepsKeys(reached(type), key), type + key);
+    for (const key of ["1", "8", "p", "?", "Escape"]) assert.ok(!rules.keepsKeys(box, key, null), type + key);
   }
-  assert.ok(!rules.keepsKeys(element("BUTTON", { matches: () => true }), "ArrowRight"));
+  const button = element("BUTTON");
+  assert.ok(!rules.keepsKeys(button, "ArrowRight", null));
+  const radio = element("INPUT", { type: "radio" });
+  assert.strictEqual(rules.shortcutButton(keys, { key: "ArrowRight", target: radio }, radio), "key-next");
+  assert.strictEqual(rules.shortcutButton(keys, { key: "ArrowRight", target: radio }, null), null);
+  assert.strictEqual(rules.shortcutButton(keys, { key: "8", target: radio }, null), "key-h8");
 });
 
 test("each shortcut key presses its button from anywhere but a box being typed in, and never with a modifier", () => {
   const radio = element("INPUT", { type: "radio" });
   const box = element("INPUT", { type: "number" });
+  const clicked = (event) => rules.shortcutButton(keys, event, event.target);  // after the pointer chose it
   const expected = { "1": "key-h1", "2": "key-h2", "4": "key-h4", "8": "key-h8", ArrowLeft: "key-previous",
     ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help" };
   assert.deepStrictEqual(keys, expected);
   for (const [key, button] of Object.entries(expected)) {
-    assert.strictEqual(rules.shortcutButton(keys, { key, target: radio }), button, key);
+    assert.strictEqual(clicked({ key, target: radio }), button, key);
     assert.strictEqual(rules.shortcutButton(keys, { key, target: element("BODY") }), button, key);
     assert.strictEqual(rules.shortcutButton(keys, { key, target: box }), null, key);
     for (const modifier of ["altKey", "ctrlKey", "metaKey"]) {
-      assert.strictEqual(rules.shortcutButton(keys, { key, target: radio, [modifier]: true }), null, key + modifier);
+      assert.strictEqual(clicked({ key, target: radio, [modifier]: true }), null, key + modifier);
     }
   }
   for (const key of ["3", "a", "Enter", "Tab", " ", "constructor", "toString"]) {
-    assert.strictEqual(rules.shortcutButton(keys, { key, target: radio }), null, key);
+    assert.strictEqual(clicked({ key, target: radio }), null, key);
   }
 });
 

@@ -1,0 +1,97 @@
+"""The lecture's keys work whatever was clicked last (issue 35): a tab, an h button, the lecture-mode switch, a
+heatmap cell, a figure's present button; only a box being typed in, or a slider, keeps its own keys
+(rules.keepsKeys, tested under Node too). ? shows the list of keys, in the page's language."""
+
+import pytest
+
+from tests.browser import wait_until
+from tests.test_browser import open_view
+
+pytestmark = pytest.mark.browser
+
+CHECKED_H = "() => document.querySelector('#heads input:checked')?.value"
+SELECTED_HEAD = "() => document.getElementById('sel-head')?.value"
+TAB = "() => document.querySelector('#tab input:checked')?.value"
+
+
+def click_cell(page):
+    """A click on head 1's panel of the heatmaps: the drill-down's head follows (1)."""
+    page.locator("#heatmaps .nsewdrag").first.click(position={"x": 4, "y": 4})  # key 0, query 0
+    wait_until(page, "() => new URLSearchParams(location.search).get('key') === '0'")
+
+
+def click_tabs(page):
+    page.locator("#tab label", has_text="Single vs multi-head").click()
+    page.locator("#tab label", has_text="Worked example").click()
+    wait_until(page, "() => document.getElementById('sel-head')")  # the tab's view is back
+
+
+CLICKS = {
+    "a tab": click_tabs,
+    "an h button": lambda page: page.locator("#heads label", has_text="2").click(),
+    "the lecture-mode switch": lambda page: page.locator("#lecture").click(),
+    "a heatmap cell": click_cell,
+    "the theme switch": lambda page: page.locator("#theme label").first.click(),
+}
+
+
+@pytest.mark.parametrize("clicked", CLICKS)
+def test_every_key_works_after_a_click_on_any_control(page, clicked):
+    open_view(page, "?h=4")
+    CLICKS[clicked](page)
+    page.keyboard.press("8")
+    wait_until(page, f"() => ({CHECKED_H})() === '8'")
+    head = int(page.evaluate(SELECTED_HEAD))
+    page.keyboard.press("ArrowRight")
+    wait_until(page, f"() => ({SELECTED_HEAD})() === '{head % 8 + 1}'")
+    page.keyboard.press("ArrowLeft")
+    wait_until(page, f"() => ({SELECTED_HEAD})() === '{head}'")
+    page.keyboard.press("ArrowLeft")  # round the end: from head 1 to head 8
+    wait_until(page, f"() => ({SELECTED_HEAD})() === '{(head - 2) % 8 + 1}'")
+    assert page.evaluate(TAB) == "example"  # the arrows moved the head, not the tabs
+    page.keyboard.press("p")
+    wait_until(page, "() => document.documentElement.classList.contains('presenting')")
+    assert page.locator(".figure-frame.presented").count() == 1
+    page.keyboard.press("Escape")
+    wait_until(page, "() => !document.documentElement.classList.contains('presenting')")
+    page.keyboard.press("?")
+    wait_until(page, "() => !document.getElementById('shortcuts').hidden")
+    page.keyboard.press("?")
+    wait_until(page, "() => document.getElementById('shortcuts').hidden")
+    assert page.errors == []
+
+
+def test_a_box_being_typed_in_and_a_slider_keep_their_keys(page):
+    open_view(page, "?h=4")
+    page.fill("#seed", "")
+    page.locator("#seed").type("8")  # a digit typed in the seed's box is the seed's, not h
+    page.keyboard.press("Enter")
+    wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '8'")
+    assert page.evaluate(CHECKED_H) == "4"
+    slider = page.locator("#size [role=slider]")
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # the slider's arrow: one more token per cluster, the same head
+    wait_until(page, "() => new URLSearchParams(location.search).get('size') === '5'")
+    assert page.evaluate(SELECTED_HEAD) == "1"
+    assert page.errors == []
+
+
+def test_the_learning_tab_steps_through_training_with_the_arrows(page):
+    page.goto(page.base + "/?tab=learning&step=400")
+    wait_until(page, "() => document.querySelector('#learn-attention .js-plotly-plot')?._fullData?.length > 0")
+    page.locator("#tab label", has_text="Learning").click()  # a click on the tab leaves the keys to the page
+    page.keyboard.press("ArrowLeft")
+    wait_until(page, "() => new URLSearchParams(location.search).get('step') !== '400'")
+    assert page.evaluate(TAB) == "learning"
+    assert page.errors == []
+
+
+def test_the_list_of_keys_is_in_the_page_s_language_and_large_in_lecture_mode(page):
+    page.goto(page.base + "/?lang=es&lecture=1")
+    wait_until(page, "() => document.documentElement.classList.contains('lecture')")
+    page.keyboard.press("?")
+    wait_until(page, "() => !document.getElementById('shortcuts').hidden")
+    text = page.inner_text("#shortcuts")
+    assert "Esc" in text and "h = 8" in text and "head" not in text.lower()
+    size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#shortcuts dd')).fontSize)")
+    assert size >= 24, size  # readable from the back of a hall
