@@ -24,9 +24,10 @@
     if (!gd || !gd.layout) return;
     const fitted = presented && presented.contains(gd);
     if (!fitted) {
-      const own = Number(gd.dataset.figureHeight);
+      const own = gd.dataset.figureHeight;
       delete gd.dataset.figureHeight;
-      if (own && gd.layout.height !== own) Plotly.relayout(gd, { height: own });
+      // back to the figure's own height, or to its box's (the cube has none of its own)
+      if (own !== undefined && gd.layout.height !== Number(own)) Plotly.relayout(gd, { height: Number(own) || null });
       return;
     }
     const box = getComputedStyle(presented), graph = getComputedStyle(gd.parentElement);

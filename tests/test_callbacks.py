@@ -46,7 +46,8 @@ def test_example_views_equal_the_core(h):
     planes = [t for t in data if t["type"] == PLANE]
     assert len(planes) == h
     np.testing.assert_allclose(np.stack([decode(p["intensity"])[::4] for p in planes]), A.reshape(h, -1), rtol=1e-6)
-    assert set(patch_assignments(cube)) == {("data",)}  # the layout, and so the camera, is left alone
+    patched = set(patch_assignments(cube))  # the data, and the lecture-size text: the camera is left alone
+    assert ("data",) in patched and not [p for p in patched if "camera" in p or p == ("layout",)], patched
     np.testing.assert_allclose(decode(blocks["data"][2]["z"]), multi_head_attention(*worked_example(7)[:5], h).V
                                .transpose(1, 0, 2).reshape(12, 8), rtol=1e-6)
 
