@@ -39,7 +39,7 @@ from deploy.serve import GUNICORN  # noqa: E402
 from dashboard import create_apps  # noqa: E402
 from dashboard.classmode import ids  # noqa: E402
 from dashboard.classmode.store import Store  # noqa: E402
-from tests.class_requests import DISPATCH, Bodies, joined, post  # noqa: E402
+from tests.class_requests import DISPATCH, Bodies, post  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
 from tests.pg import postgres_server  # noqa: E402
 
@@ -89,7 +89,8 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
     events = []  # (when, order, student index, action): "join", "poll", or ("vote", round, value, changes left)
     for i in range(count):
         heappush(events, (t_join + rng.uniform(0, JOIN_WITHIN), i, i, "join"))
-    order, in_flight, sid = count, 0, {}
+    order, in_flight, sid, started = count, 0, {}, {}
+    out["join_waits"] = 0
 
     def timed(kind: str, body: dict) -> tuple[int, dict | None]:
         sent = time.time()
@@ -107,20 +108,26 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
         nonlocal order, in_flight
         out["late"].append(time.time() - when)
         later = []
-        if action == "join":
-            sent = time.time()
-            page = requests.get(f"{base}/class/{code}", timeout=10)
-            if page.status_code != 200:
-                out["errors"][f"page: HTTP {page.status_code}"] += 1
-            for body in join:
-                timed("join_calls", body)
-            try:
-                sid[i] = joined(requests, bodies, code, base)
-            except Exception as e:  # noqa: BLE001 (counted as an error)
-                out["errors"][f"join: {type(e).__name__}"] += 1
-                return
-            out["join"].append(time.time() - sent)
-            action = "poll"
+        if action in ("join", "rejoin"):
+            if action == "join":
+                started[i] = time.time()
+                page = requests.get(f"{base}/class/{code}", timeout=10)
+                if page.status_code != 200:
+                    out["errors"][f"page: HTTP {page.status_code}"] += 1
+                for body in join:
+                    timed("join_calls", body)
+            status, reply = timed("join_calls", bodies.join(code))
+            issued = (reply or {}).get(ids.STUDENT_ID, {}).get("data")
+            if not issued:  # the store paces joins from one address: the page tries again at its next poll
+                out["join_waits"] += 1
+                if time.time() < t_join + GIVE_UP:
+                    later.append((time.time() + POLL_EVERY, i, "rejoin"))
+                else:
+                    out["errors"]["never joined"] += 1
+            else:
+                sid[i] = issued["id"]
+                out["join"].append(time.time() - started[i])
+                action = "poll"
         if action == "poll":
             _, view = timed("poll", bodies.poll(code, sid[i], out.get("seen", {}).get(i)))
             if view:
@@ -136,7 +143,7 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
                         out["saw"][sid[i]] = view[ids.S_RESULT]["children"]
             if sid[i] not in out["saw"] and when < t_join + GIVE_UP:
                 later.append((when + POLL_EVERY, i, "poll"))
-        elif action != "join":
+        elif action not in ("join", "rejoin"):
             _, k, value, changes = action
             asked = out["seen"][i][0]
             _, reply = timed("answer", bodies.answer(code, sid[i], asked, value))
@@ -171,6 +178,50 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
     return out
 
 
+ATTACK_THREADS = {"sybils from the class's address": 8, "sybils from 4 outside addresses": 8, "/healthz flooders": 4}
+
+
+def attack(base: str, bodies: Bodies, code: str, question: dict, until: threading.Event, seen: dict) -> None:
+    """20 attackers while the class votes: made-up students from the class's own address and from four others
+    (X-Real-IP, which gunicorn believes here as it would from nginx), each joining and voting as fast as it can,
+    and /healthz flooders."""
+    def sybil(k: int, outside: bool):
+        headers = {"X-Real-IP": f"10.66.0.{k % 4}"} if outside else {}
+        mine = []
+        while not until.is_set():
+            try:
+                _, reply = post(requests, bodies.join(code), base, headers=headers)
+                issued = (reply or {}).get(ids.STUDENT_ID, {}).get("data")
+                if issued:
+                    mine.append(issued["id"])
+                    seen["places"] += 1
+                for sid in mine[-3:]:
+                    if question.get("id"):
+                        _, out = post(requests, bodies.answer(code, sid, question["id"], 11), base, headers=headers)
+                        seen["acknowledged"] += bool(out and str(out[ids.S_FEEDBACK]["children"]).startswith("Vote"))
+                seen["tries"] += 1
+            except requests.RequestException:
+                seen["errors"] += 1
+
+    def flood():
+        while not until.is_set():
+            sent = time.time()
+            try:
+                requests.get(base + "/healthz", timeout=10)
+                seen["health"].append(time.time() - sent)
+            except requests.RequestException:
+                seen["errors"] += 1
+
+    workers = [threading.Thread(target=sybil, args=(k, False)) for k in range(8)] + \
+        [threading.Thread(target=sybil, args=(k, True)) for k in range(8)] + [threading.Thread(target=flood)
+                                                                              for _ in range(4)]
+    for w in workers:
+        w.start()
+    until.wait()
+    for w in workers:
+        w.join(15)
+
+
 def lecturer_waits(base, bodies, code, token, question, k: int, counts: list, errors: Counter) -> None:
     """The projector's head count every 2 s, until every student has voted in vote k and the time is over."""
     opened = time.time()
@@ -190,6 +241,7 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     cmd = shlex.split(GUNICORN.format(port=port, module="app:server"))
+    env = {**env, "TRUSTED_PROXIES": "127.0.0.1", "WEB_CONCURRENCY": "2"}  # as behind serve.py's nginx
     server = subprocess.Popen([sys.executable, "-m"] + cmd, cwd=ROOT, env={**os.environ, **env},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -197,14 +249,22 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
         join = browser_join_bodies(base)
         control = post(requests, bodies.start(), base)[1][ids.CONTROL]["data"]
         code, token = control["code"], control["token"]
+        post(requests, bodies.roster(code, token, size=STUDENTS), base)  # the lecturer states the class size
         t_join = time.time() + 2.0  # the client processes start meanwhile
         counts, errors, steps = [], Counter(), []
+        question, until = {}, threading.Event()
+        seen = {"places": 0, "acknowledged": 0, "tries": 0, "errors": 0, "health": []}
+        attackers = threading.Thread(target=attack, args=(base, bodies, code, question, until, seen))
         with ProcessPoolExecutor(CLIENT_PROCESSES) as pool:
             share = STUDENTS // CLIENT_PROCESSES
             futures = [pool.submit(students, base, join, code, share, t_join, k) for k in range(CLIENT_PROCESSES)]
-            time.sleep(max(0.0, t_join + JOIN_WITHIN + 1 - time.time()))  # everyone is in
-            posed = post(requests, bodies.pose(code, token, weights="trained", h=4, head=2, query=5), base)[1]
-            question = posed[ids.QUESTION]["data"]["id"]
+            time.sleep(max(0.0, t_join + JOIN_WITHIN + 1 - time.time()))  # the class joins (at the store's pace)
+            attackers.start()
+            posed = post(requests, bodies.pose(code, token, weights="trained", h=4, head=2, query=1), base)[1]
+            if ids.QUESTION not in (posed or {}):
+                raise RuntimeError(f"the question was not posed: {posed}")
+            question["id"] = question_id = posed[ids.QUESTION]["data"]["id"]
+            question = question_id
             lecturer_waits(base, bodies, code, token, question, 1, counts, errors)
             for button in (ids.DISCUSS, ids.VOTE2):
                 sent = time.time()
@@ -215,10 +275,13 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
             sent = time.time()
             revealed = post(requests, bodies.reveal(code, token, question), base)[1]
             steps.append((200 if revealed else 0, time.time() - sent))
+            until.set()
+            attackers.join(30)
             outs = [f.result() for f in futures]
         exported = post(requests, bodies.export(code, token), base)[1][ids.DOWNLOAD]["data"]["content"]
         size = Store(env.get("DATABASE_URL"), env.get("DATA_DIR")).size()
     finally:
+        until.set()
         stop(server)
     sent = {k: {s: v for o in outs for s, v in o["sent"][k].items()} for k in (1, 2)}
     saw = {s: v for o in outs for s, v in o["saw"].items()}
@@ -245,7 +308,14 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
     print(f"  head count polls ({len(counts)}): p50 {p(counts, 0.5):.1f} ms, p99 {p(counts, 0.99):.1f} ms; lecturer "
           f"steps (discuss, vote again, reveal with its figure): {', '.join(f'{t * 1000:.0f} ms' for _, t in steps)}")
     print(f"  client schedule late: p99 {p(late, 0.99):.0f} ms; errors: {sum(errors.values())} {dict(errors) or ''}")
-    print(f"  database size: {size / 1024:.0f} KiB")
+    print(f"  database size: {size / 1024:.0f} KiB; joins asked to wait (store's pace): "
+          f"{sum(o['join_waits'] for o in outs)}")
+    health = seen["health"]
+    print(f"  20 attackers ({', '.join(f'{n} {k}' for k, n in ATTACK_THREADS.items())}): {seen['tries']} sybil "
+          f"rounds, {seen['places']} places got, {seen['acknowledged']} sybil votes acknowledged, {seen['errors']} "
+          f"connection errors; /healthz {len(health)} requests, p50 {p(health, 0.5):.1f} ms, p99 "
+          f"{p(health, 0.99):.1f} ms; the class's histogram holds only the class's votes: "
+          f"{'yes' if len(rows) == len(sent[1]) + len(sent[2]) and not lost else 'NO'}")
 
 
 def main():
