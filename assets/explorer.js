@@ -26,6 +26,7 @@
     if (!fitted) {
       const own = gd.dataset.figureHeight;
       delete gd.dataset.figureHeight;
+      delete gd.dataset.fittedHeight;
       // back to the figure's own height, or to its box's (the cube has none of its own)
       if (own !== undefined && gd.layout.height !== Number(own)) Plotly.relayout(gd, { height: Number(own) || null });
       return;
@@ -34,7 +35,11 @@
     const height = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
       - parseFloat(graph.paddingTop));
     if (gd.layout.height === height) return;
-    if (!gd.dataset.figureHeight) gd.dataset.figureHeight = gd.layout.height || "";
+    // a height other than the one set here is Dash's drawing for the page: the one to give back on leaving
+    if (gd.layout.height !== Number(gd.dataset.fittedHeight)) {
+      gd.dataset.figureHeight = gd.layout.height ?? Math.round(gd.getBoundingClientRect().height);  // as drawn
+    }
+    gd.dataset.fittedHeight = height;
     Plotly.relayout(gd, { height });
   }
 

@@ -102,11 +102,10 @@ def test_scale_and_size_reach_every_view_and_the_url(page):
                    " && t.map(tr => Array.from(tr.z, row => Array.from(row))); }")
     np.testing.assert_allclose(z, A, rtol=1e-5)
     assert "Scale 0.05 × q·k" in page.inner_text("#scale-text")
-    # The layout holds the default setting's sentence (h = 4, n = 12); a link to another never shows it beside its
-    # own controls: hidden from the moment the URL sets them until the link's own sentence comes.
+    # The layout holds the default setting's sentence (h = 4, n = 12), which a link's own replaces once it comes
+    # (the hiding in between was one of the speed tricks issue 34 took out: a few ms of the default's sentence)
     shown = page.evaluate("window.sentencesShown")
     assert shown[-1][0] == "2" and "Scale 0.05 × q·k" in shown[-1][1] and "1/24 = 0.042" in shown[-1][1], shown
-    assert all(("Scale 0.707 × q·k" in text) == (h == "4") for h, text in shown), [(h, t[:30]) for h, t in shown]
     page.locator("label", has_text="1, no scaling").click()
     wait_until(page, "() => location.search.includes('scale=none')")
     query = parse_qs(urlparse(page.url).query)

@@ -34,7 +34,7 @@ def test_the_view_follows_the_selection_and_a_click_on_it(page):
     # every figure has its text alternative: the numbers as tables, rebuilt from what Plotly drew (a11y.js)
     wait_until(page, "() => document.querySelectorAll('#influence .figure-text table').length === 4")
     assert page.locator("#influence-layer .figure-text table").count() == 3
-    rows = page.locator("#influence-ranking tbody tr")
+    rows = page.locator("#influence-ranking table").first.locator("tbody tr")  # the ranking; the measures' agreement follows
     assert rows.count() == 12 and "selected" in (rows.nth(3).get_attribute("class") or "")
     # a click on head 2's panel, query 4, key 6, selects that cell everywhere
     point = page.evaluate(CELL_CENTRE, ["influence", 1, 4, 6])

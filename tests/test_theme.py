@@ -203,13 +203,14 @@ def test_a_seed_out_of_range_is_refused_out_loud_and_a_typed_one_applies_without
     page.keyboard.press("Tab")  # leaving the box
     wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '12'", timeout=10)
 
-    # Enter applies what the box holds at once, not after the debounce: here the box was set with no input
-    # event, so no debounce runs at all, and only the Enter can apply it.
-    page.evaluate("() => { document.getElementById('seed').value = '31'; }")
-    page.focus("#seed")
+    # typed and Enter: applied (dbc.Input's debounce, SEED_DEBOUNCE_MS at most), and a key typed in the box is the
+    # box's, not a shortcut (3 is none, but 1 would be h = 1)
+    page.fill("#seed", "")
+    page.locator("#seed").type("31")
     page.keyboard.press("Enter")
     wait_until(page, "() => new URLSearchParams(location.search).get('seed') === '31'", timeout=10)
-    page.evaluate("() => { document.getElementById('seed').value = '150'; }")  # refused out loud, as typed
+    assert page.evaluate("() => document.querySelector('#heads input:checked').value") == "4"
+    page.fill("#seed", "150")  # refused out loud, as typed
     page.keyboard.press("Enter")
     page.wait_for_selector("#seed.is-invalid", timeout=5000)
     assert seed_in_url(page) == "31"

@@ -18,6 +18,7 @@ from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, WIDTH_CHANGED
 from .wiring import clientside_callback
 
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
+SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (dbc.Input's debounce), Enter included
 # Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
 PHONE_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
 
@@ -55,7 +56,7 @@ def layout() -> dbc.Navbar:
                                     html.Span(_("seed"), className="phone-only")], htmlFor=SEED,
                                    className="small mb-0 ms-1"),
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
-                                  value=limits.DEFAULT_SEED, debounce=True, size="sm",
+                                  value=limits.DEFAULT_SEED, debounce=SEED_DEBOUNCE_MS, size="sm",
                                   className="seed-box"),
                         html.Div(id=SEED_MESSAGE, className="seed-message small", role="status"),
                     ],
