@@ -68,10 +68,12 @@
       // The link to class mode names the session this browser runs (class mode keeps it in localStorage,
       // dashboard/classmode/ids.py RUNNING): /class then offers the way back to it.
       classLink: function (linkId) {
-        const key = document.getElementById(linkId)?.dataset.sessionKey;
+        const link = document.getElementById(linkId);
+        const key = link?.dataset.sessionKey;
         let running = null;
         try { running = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { running = null; }
-        const code = running && typeof running.code === "string" && /^[A-Z0-9]{1,12}$/.test(running.code) ? running.code : null;
+        const code = running && typeof running.code === "string"
+          && new RegExp(link.dataset.codePattern).test(running.code) ? running.code : null;  // schema.CODE
         return code ? window.pageMessage("classSession", { code }) : window.pageMessage("classMode");
       },
 

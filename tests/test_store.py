@@ -145,7 +145,7 @@ def test_every_forged_string_is_refused_with_a_message(store, forged):
         except StoreError as refused:
             assert str(refused) and "\\u" not in str(refused)
     assert store.count(code, token, q) == {"id": q, "phase": "vote1", "round": 1, "joined": 1, "answered": 0,
-                                           "remaining": None, "size": None, "joining": True}
+                                           "remaining": None, "class_size": None, "joining": True}
 
 
 @pytest.mark.parametrize("code", ["ZZZZZZ", "abc", "", None, 7, "ABC23O", "A" * 300])
@@ -239,7 +239,7 @@ def test_students_get_their_ids_from_the_server_and_answer_once_each(store):
         store.answer(code, a, q, value)  # changes, never a second answer
     store.answer(code, b, q, 2)
     assert store.count(code, token, q) | {"id": None} == {"id": None, "phase": "vote1", "round": 1, "joined": 2,
-                                                          "answered": 2, "remaining": None, "size": None,
+                                                          "answered": 2, "remaining": None, "class_size": None,
                                                           "joining": True}
     assert [(r[1], r[3], r[4]) for r in sorted(rows(store, "class_answers"), key=lambda r: r[4])] == \
         [(1, 2.0, 0), (1, 2.0, 3)]
@@ -319,8 +319,8 @@ def test_the_class_owns_its_room_size_closing_and_answers(store, clock):
     more places than the size leaves; once joining is closed, none; no question holds more answers than joined
     students; the class's histogram stays the class's."""
     code, token = store.create_session(ADDRESS)
-    assert store.roster(code, token) == {"joined": 0, "size": None, "joining": True}
-    assert store.roster(code, token, size=30) == {"joined": 0, "size": 30, "joining": True}
+    assert store.roster(code, token) == {"joined": 0, "class_size": None, "joining": True}
+    assert store.roster(code, token, size=30) == {"joined": 0, "class_size": 30, "joining": True}
     q = key_question(store, code, token, truth=3)
     for k, student in enumerate(joined(store, code, 27)):  # 27 of the class are in
         store.answer(code, student, q, k % 4)
@@ -338,21 +338,21 @@ def test_the_class_owns_its_room_size_closing_and_answers(store, clock):
     for sybil in script:
         store.answer(code, sybil, q, 11)
     heads = store.count(code, token, q)
-    assert heads["answered"] == 30 <= heads["joined"] == heads["size"] == 30
+    assert heads["answered"] == 30 <= heads["joined"] == heads["class_size"] == 30
     counts = store.step(code, token, q, "revealed") and store.results(code, token, q)["votes"][0]["counts"]
     assert counts[:4] == [7, 7, 7, 6] and counts[11] == 3 and sum(counts) == 30
     # closing joining with no stated size takes the head count as the class size
     other, other_token = store.create_session("10.0.0.7")
     joined(store, other, 2, "10.0.0.8")
-    assert store.roster(other, other_token, size=None, joining=False) == {"joined": 2, "size": 2, "joining": False}
+    assert store.roster(other, other_token, size=None, joining=False) == {"joined": 2, "class_size": 2, "joining": False}
     with pytest.raises(Closed, match="closed joining"):
         store.join(other, "10.0.0.8")
-    assert store.roster(other, other_token, size=None, joining=True)["size"] is None
+    assert store.roster(other, other_token, size=None, joining=True)["class_size"] is None
     joined(store, other, 1, "10.0.0.8")
     for bad in (0, students.MAX_STUDENTS + 1, "30", 2.5, True):
         with pytest.raises(Invalid):
             store.roster(other, other_token, size=bad)
-    assert store.roster(other, other_token, size=students.MAX_STUDENTS)["size"] == students.MAX_STUDENTS
+    assert store.roster(other, other_token, size=students.MAX_STUDENTS)["class_size"] == students.MAX_STUDENTS
     with pytest.raises(Invalid):
         store.roster(other, other_token, joining="no")
     with pytest.raises(Forbidden):

@@ -84,9 +84,9 @@ def question_form() -> html.Div:
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
         html.Div([
             # Translators: an attention head, its index i
-            field(_("head i"), number(ids.HEAD, 1, max(HEAD_CHOICES), 1)),
+            field(_("head i"), number(ids.HEAD, 1, max(HEAD_CHOICES), 2)),  # posed at the defaults (head 1, query 0 is too close)
             # Translators: an attention query (a token that attends), its index r
-            field(_("query r"), number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 0)),
+            field(_("query r"), number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 1)),
             # Translators: an attention key (a token attended to), its index j; for the question "How much?"
             field(_("key j (how much?)"), number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
             field(_("bug (which bug?)"), select(ids.BUG, translated(bugs.NAMES), bugs.BUGS[0].key)),

@@ -62,9 +62,9 @@ def form_values(values: list) -> dict:
 
 def joined_text(heads: dict) -> str:
     """Students joined, against the class size when the lecturer stated it (or closing joining took it)."""
-    if heads.get("size") is None:
+    if heads.get("class_size") is None:
         return _("{joined} joined").format(joined=heads["joined"])
-    return _("{joined} of {size} joined").format(joined=heads["joined"], size=heads["size"])
+    return _("{joined} of {size} joined").format(joined=heads["joined"], size=heads["class_size"])
 
 
 def head_count(heads: dict) -> str:
@@ -195,7 +195,7 @@ def roster(page, size, toggles, polls):
     except StoreError as e:
         return str(e), no_update, no_update
     return (roster_text(room), _("close joining") if room["joining"] else _("open joining"),
-            no_update if room["size"] == size else room["size"])
+            no_update if room["class_size"] == size else room["class_size"])
 
 
 # Which page a /class address shows, and the control token from the fragment into this tab's sessionStorage.

@@ -78,7 +78,7 @@ class Lecture:
     def _roster(self, cur, code: str) -> dict:
         joined = cur.one("SELECT COUNT(*) FROM class_students WHERE session = {}", code)[0]
         size, joining = cur.one("SELECT class_size, joining FROM class_sessions WHERE code = {}", code)
-        return {"joined": joined, "size": size, "joining": bool(joining)}
+        return {"joined": joined, "class_size": size, "joining": bool(joining)}  # not "size": a question's tokens per cluster
 
     def roster(self, code, token, size=KEEP, joining: bool | None = None) -> dict:
         """The class: students joined, the class size the lecturer stated (None: not stated), whether joining is
