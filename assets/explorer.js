@@ -91,13 +91,6 @@
     return "?" + q.toString();
   }
 
-  // A head chooser's options for h heads and its value: the chosen head, or the first button if h has no such head.
-  function headButtons(id, h, chosen, config) {
-    const kind = config.ids.headButtonsWithAll.includes(id) ? "withAll" : "heads";
-    const options = config.headOptions[kind][config.heads.includes(h) ? h : 1];
-    return [options, options.some((o) => o.value === chosen) ? no() : options[0].value];
-  }
-
   // The page's two listeners. A key presses its shortcut's button (rules.shortcutButton says which, if any), so it
   // does what a click does, through Dash. A page that turns narrow or wide presses the button the display follows.
   function init(config) {
@@ -144,12 +137,6 @@
         return { narrow: narrow, lecture: lecture === true };
       },
 
-      // Head buttons follow the h their tab's store holds, with the options Python built (config.headOptions).
-      headOptions: function (model, chosen, config) {
-        const id = context().outputs_list[0].id;
-        return model ? headButtons(id, model.h, chosen, config) : [no(), no()];
-      },
-
       // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.
       // Cube planes report cell corners, which round to the cell.
       pickCell: function (click) {
@@ -180,25 +167,6 @@
         if (button === "key-present") return present(presented || middleFrame(), lecture);
         const frame = button && document.getElementById(button.graph)?.closest(".figure-frame");
         return frame ? present(frame, lecture) : no();
-      },
-
-      // Shuffle, reverse or reset the typed token order; the server checks whatever arrives.
-      reorder: function (shuffles, reverses, resets, text, identityOrder, config) {
-        const trigger = context().triggered_id;
-        const identity = identityOrder.split(" ").map(Number);
-        let order = identity;
-        if (trigger === config.ids.shuffle) {
-          order = identity.slice();
-          for (let i = order.length - 1; i > 0; i--) {
-            const j = Math.floor(Math.random() * (i + 1));
-            [order[i], order[j]] = [order[j], order[i]];
-          }
-        } else if (trigger === config.ids.reverse) {
-          const words = rules().orderWords(text);
-          const valid = words.length === identity.length && rules().isOrder(text, identity.length);
-          order = (valid ? words.map(Number) : identity).slice().reverse();
-        }
-        return order.join(" ");
       },
 
       // The page's own address, for the share box, in the page's language (?lang=) even where the browser chose it.

@@ -85,11 +85,28 @@ def test_forged_scale_and_size_over_http_change_nothing():
 
 
 def test_a_new_size_resets_the_typed_order_unless_it_fits():
-    assert equivariance.follow_size(8, "0 1 2") == (limits.identity_order(24), limits.identity_order(24))
+    assert equivariance.follow_size(8, "0 1 2") == limits.identity_order(24)
     fits = " ".join(map(str, reversed(range(24))))
-    assert equivariance.follow_size(8, fits)[0] is equivariance.no_update
+    assert equivariance.follow_size(8, fits) is equivariance.no_update
     with pytest.raises(PreventUpdate):
         equivariance.follow_size(99, "0")
+
+
+@pytest.mark.parametrize("button", [equivariance.SHUFFLE, equivariance.REVERSE, equivariance.IDENTITY])
+def test_shuffle_reverse_and_reset_give_an_order_of_the_n_tokens(button):
+    from unittest.mock import patch
+
+    with patch.object(equivariance, "ctx") as ctx:
+        ctx.triggered_id = button
+        order = equivariance.reorder(1, 1, 1, text="2 0 1 3 4 5", size=2)
+        assert sorted(map(int, order.split())) == list(range(6))
+        if button == equivariance.REVERSE:
+            assert order == "5 4 3 1 0 2"  # the typed order, reversed
+            assert equivariance.reorder(1, 1, 1, text="junk", size=2) == "5 4 3 2 1 0"  # else the identity's
+        if button == equivariance.IDENTITY:
+            assert order == limits.identity_order(6)
+        with pytest.raises(PreventUpdate):
+            equivariance.reorder(1, 1, 1, text="0", size=99)
 
 
 def test_equivariance_holds_at_every_size_and_scale():

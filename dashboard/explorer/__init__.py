@@ -15,7 +15,6 @@ from ..server import ONE_YEAR
 from ..urls import url_param
 from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, WIDTH_CHANGED
-from .ui import head_options_config
 from .wiring import CALLBACKS, clientside_callback
 
 VIEWS = (example, mixing, equivariance, learning, clinic)  # in the order of limits.TABS
@@ -35,12 +34,10 @@ URL_PARAMS = [
 
 def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
-    ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "widthChanged": WIDTH_CHANGED,
-           "shuffle": equivariance.SHUFFLE, "reverse": equivariance.REVERSE, "play": learning.LEARN_PLAY,
-           "headButtonsWithAll": [example.CUBE_FOCUS]}
+    ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "widthChanged": WIDTH_CHANGED, "play": learning.LEARN_PLAY}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
             "modelTabs": list(model_bar.TABS), "tabStores": controls.client_config(),
-            "headOptions": head_options_config(), "presenter": presenter.client_config()}
+            "presenter": presenter.client_config()}
 
 
 # The page's two listeners, registered once: a key presses its shortcut's button (presenter.py), and a page that

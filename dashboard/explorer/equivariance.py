@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
+
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, ctx, html, no_update
 
 from .. import attention as core
 from .. import limits
@@ -13,9 +15,9 @@ from ..i18n import _
 from ..state import model
 from ..urls import url_param
 from .controls import MODEL, ModelView
-from .ids import CONFIG, SIZE, section_id
-from .ui import graph, head_buttons, text_beside_view
-from .wiring import callback, clientside_callback
+from .ids import SIZE, section_id
+from .ui import follow_h, graph, head_buttons, text_beside_view
+from .wiring import callback
 
 PERM = "perm"
 PERM_FEEDBACK = "perm-feedback"
@@ -27,7 +29,6 @@ EQ_HEAD = "eq-head"
 EQ_CHECK = "eq-check"
 EQ_INPUTS = "eq-inputs"
 EQ_ATTENTION = "eq-attention"
-EQ_IDENTITY = "eq-identity"  # the order that leaves the current n tokens in place, for shuffle and reverse
 URL_PARAMS = [url_param("perm", PERM, limits.DEFAULT_PERM, order=limits.MAX_TOKENS, tab="equivariance"),
               url_param("pe", POSITIONS, False, flag=True, tab="equivariance")]
 MODEL_STORE = MODEL["equivariance"]
@@ -52,7 +53,6 @@ def layout() -> html.Section:
             # Translators: the attention head whose matrices are shown
             head_buttons(EQ_HEAD, _("head shown"), include_all=False),
             html.Div(id=EQ_CHECK, className="eq-check mt-2", **{"aria-live": "polite"}),
-            dcc.Store(id=EQ_IDENTITY, data=limits.DEFAULT_PERM),
         ]
     )
     return html.Section(
@@ -106,23 +106,34 @@ def verdict(check: core.EquivarianceCheck, with_positions: bool) -> html.Div:
     )
 
 
-# The head buttons follow the tab's h; a chosen head that no longer exists falls back to head 1.
-clientside_callback("headOptions", Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"),
-                    Input(MODEL_STORE.id, "data"), State(EQ_HEAD, "value"), State(CONFIG, "data"),
-                    prevent_initial_call=True)
+@callback(Output(EQ_HEAD, "options"), Output(EQ_HEAD, "value"), inputs=dict(shared=MODEL_STORE.input),
+          state=dict(chosen=State(EQ_HEAD, "value")), prevent_initial_call=True)
+def follow_heads(shared, chosen):
+    """The head buttons follow the tab's h; a chosen head that no longer exists falls back to head 1."""
+    return follow_h(ModelView.parse(shared).setting.h, chosen, include_all=False)
 
-@callback(Output(PERM, "value", allow_duplicate=True), Output(EQ_IDENTITY, "data"), Input(SIZE, "value"),
+@callback(Output(PERM, "value", allow_duplicate=True), Input(SIZE, "value"),
           State(PERM, "value"), prevent_initial_call=True)
 def follow_size(size, perm_text):
-    """A new number of tokens: the identity order for shuffle and reverse, and the typed order reset
-    unless it already orders the new n tokens (a link that sets both keeps its order)."""
+    """A new number of tokens: the typed order reset unless it already orders the new n tokens (a link that sets
+    both keeps its order)."""
     n = limits.tokens(size)
     keep = limits.permutation(perm_text, n)[0] is not None
-    return no_update if keep else limits.identity_order(n), limits.identity_order(n)
+    return no_update if keep else limits.identity_order(n)
 
 
-# Shuffle, reverse or reset the typed order in the browser; the server checks whatever arrives.
-clientside_callback("reorder", Output(PERM, "value", allow_duplicate=True),
-                    Input(SHUFFLE, "n_clicks"), Input(REVERSE, "n_clicks"), Input(IDENTITY, "n_clicks"),
-                    State(PERM, "value"), State(EQ_IDENTITY, "data"), State(CONFIG, "data"),
-                    prevent_initial_call=True)
+@callback(Output(PERM, "value", allow_duplicate=True),
+          inputs=dict(shuffles=Input(SHUFFLE, "n_clicks"), reverses=Input(REVERSE, "n_clicks"),
+                      resets=Input(IDENTITY, "n_clicks")),
+          state=dict(text=State(PERM, "value"), size=State(SIZE, "value")), prevent_initial_call=True)
+def reorder(shuffles, reverses, resets, text, size):
+    """Shuffle, reverse (the typed order if it is one, else the identity) or reset the order of the n tokens."""
+    n = limits.tokens(size)
+    if ctx.triggered_id == SHUFFLE:
+        order = secrets.SystemRandom().sample(range(n), n)
+    elif ctx.triggered_id == REVERSE:
+        typed = limits.permutation(text, n)[0]
+        order = list(range(n) if typed is None else typed.tolist())[::-1]
+    else:
+        order = range(n)
+    return " ".join(map(str, order))

@@ -14,10 +14,10 @@ from ..i18n import _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
-from .ids import CONFIG, HEATMAPS, section_id
+from .ids import HEATMAPS, section_id
 from .presenter import present_button
-from .ui import graph, head_buttons, markdown, text_beside_view
-from .wiring import callback, clientside_callback
+from .ui import follow_h, graph, head_buttons, markdown, text_beside_view
+from .wiring import callback
 
 TOKENS = "tokens"
 BLOCKS = "blocks"
@@ -186,7 +186,8 @@ def worked_text(s: Setting) -> str:
 selection.clickable(HEATMAPS)
 selection.clickable(CUBE)
 
-# The head buttons follow the tab's h; a chosen head that no longer exists falls back to 'all'.
-clientside_callback("headOptions", Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"),
-                    Input(MODEL_STORE.id, "data"), State(CUBE_FOCUS, "value"), State(CONFIG, "data"),
-                    prevent_initial_call=True)
+@callback(Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"), inputs=dict(shared=MODEL_STORE.input),
+          state=dict(chosen=State(CUBE_FOCUS, "value")), prevent_initial_call=True)
+def follow_heads(shared, chosen):
+    """The cube's head buttons follow the tab's h; a chosen head that no longer exists falls back to 'all'."""
+    return follow_h(ModelView.parse(shared).setting.h, chosen, include_all=True)

@@ -9,7 +9,7 @@ from html import escape, unescape
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
-from dash import dcc, html
+from dash import dcc, html, no_update
 
 from .. import figures, i18n, limits
 from ..i18n import _
@@ -132,16 +132,17 @@ def text_beside_view(texts: list[str], view) -> dbc.Row:
 
 
 def head_options(h: int, include_all: bool) -> list[dict]:
-    """The head buttons' options for h heads: the one source, also of the browser's (config "headOptions")."""
+    """The head buttons' options for h heads."""
     # Translators: a button that picks one attention head.
     heads = [{"label": _("head {k}").format(k=k), "value": k} for k in range(1, h + 1)]
     # Translators: a button that picks every attention head at once.
     return [{"label": _("all"), "value": limits.ALL_HEADS}] + heads if include_all else heads
 
 
-def head_options_config() -> dict:
-    """Every h's head options, with and without "all", for explorer.headOptions."""
-    return {kind: {h: head_options(h, kind == "withAll") for h in HEAD_CHOICES} for kind in ("withAll", "heads")}
+def follow_h(h: int, chosen, include_all: bool) -> tuple[list[dict], object]:
+    """A head chooser's options for h heads, and its value: the chosen head, or the first button if h has none."""
+    options = head_options(h, include_all)
+    return options, (no_update if any(o["value"] == chosen for o in options) else options[0]["value"])
 
 
 def head_buttons(button_id: str, label: str, include_all: bool, focuses: str | None = None) -> html.Div:
