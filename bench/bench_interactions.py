@@ -10,8 +10,8 @@ Both apps run under gunicorn with compression on; each row is the median of --re
 from a fresh page load, app and floor taking turns.
 
 An interaction is one entry of INTERACTIONS: the state it starts from (a URL and where the student has
-scrolled) and what the user does. The app draws the figures near the screen (dashboard/explorer/gate.py):
-scrolled to the heatmaps, that is the heatmaps and the cube, the floor's two figures.
+scrolled) and what the user does. The app draws every figure of the shown tab (dashboard/explorer/controls.py);
+the floor app draws two, the heatmaps and the cube.
 
 Run: python bench/bench_interactions.py [--repeats 5] [--only h]
 """
@@ -87,8 +87,7 @@ FOCUS = "heatmaps"  # the figure the student looks at in the rows scrolled to it
 
 
 def load(page, callbacks: Callbacks, url: str, start: str, scroll: str) -> None:
-    """Load the state `start` (a URL's query), let every graph draw, then scroll to `scroll` (if any) and let
-    what is near it draw (explorer/gate.py)."""
+    """Load the state `start` (a URL's query), let every graph draw, then scroll to `scroll` (if any)."""
     page.goto(url + "/" + start)
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
@@ -217,12 +216,12 @@ def drilldown(page, callbacks: Callbacks, url: str) -> float:
     page.goto(url + "/?h=4")
     page.wait_for_selector(".js-plotly-plot", state="attached")
     page.evaluate(RECORDER)
-    page.wait_for_selector("#heatmaps", state="attached")
-    # in the middle of the screen, clear of the sticky header (dcc.Graph replaces its element: no locator)
-    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
     page.wait_for_selector("#heatmaps .heatmaplayer image", state="attached")
     page.wait_for_selector("#drilldown table", state="attached")
-    settle(page, callbacks)  # the page's own updates are done: the next change is the click's
+    settle(page, callbacks)  # the page's own updates are done (the figures above have their heights): the next
+    # change is the click's; the heatmaps in the middle of the screen, clear of the sticky header
+    page.evaluate("() => document.getElementById('heatmaps').scrollIntoView({block: 'center'})")
+    settle(page, callbacks)
     page.evaluate(FIRST_CHANGE, ["#drilldown", TIMEOUT])
     box = page.locator("#heatmaps .nsewdrag").first.bounding_box()
     page.mouse.click(box["x"] + 0.7 * box["width"], box["y"] + 0.4 * box["height"])

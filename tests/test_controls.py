@@ -15,16 +15,16 @@ from dash.exceptions import PreventUpdate
 
 from dashboard import limits, trainer
 from dashboard.attention import multi_head_attention, worked_example
-from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, example, forms, influence, layout,
-                                mixing, selection)
+from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, equivariance, example, forms,
+                                influence, layout, mixing, selection)
 from dashboard.explorer.clinic_controls import Layers
 from dashboard.explorer.controls import CELL, MODEL, Cell, HeadsView, ModelView
 from dashboard.explorer.ids import SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
 from dashboard.explorer.trained import Shown
 from dashboard.state import Setting
 from tests.dash_requests import (CLICK, STORE, callback_map, cell, change_of_heads, click_on_cell, default_values,
-                                 explorer_app, heads_store, key_of, layers, model, names, request, store_of,
-                                 view_callbacks)
+                                 explorer_app, heads_store, key_of, key_of_function, layers, model, names, request,
+                                 store_of, view_callbacks)
 from tests.util import decode, fire, patch_assignments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,8 +57,8 @@ def store_readers() -> list[str]:
 
 def test_each_tab_has_one_store_in_its_section_and_the_views_read_the_shared_controls_only_through_it():
     """So a change of h asks for the shown tab's figures and nothing for a hidden tab's (the store fills only while
-    its tab is shown: explorer.tabStore, tests/node). Only the model bar's sentence, the equivariance tab's identity
-    order (n's, no figure) and the download read the controls directly: the bar is outside every tab, the download
+    its tab is shown: explorer.tabStore, tests/node). Only the model bar's sentence, the equivariance tab's typed
+    order (reset to n's when it does not fit, no figure) and the download read the controls directly: the bar is outside every tab, the download
     reads them as state when pressed."""
     page = layout()
     for tab, store in MODEL.items():
@@ -69,7 +69,7 @@ def test_each_tab_has_one_store_in_its_section_and_the_views_read_the_shared_con
     shared = {controls.SETTING_FIELDS[name] for name in controls.SETTING_FIELDS} | {"display"}
     direct = {key for key, entry in callback_map().items() if "callback" in entry
               and shared & {p["id"] for p in entry["inputs"]}}
-    assert direct == {"scale-text.children", key_of("eq-identity.data")}  # the token order follows n: no figure
+    assert direct == {"scale-text.children", key_of_function(equivariance.follow_size)}  # no figure
     assert len(store_readers()) >= 20 and {SIZE, SCALE, TAU, WEIGHTS, SEED} <= shared
 
 

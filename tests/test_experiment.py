@@ -98,15 +98,15 @@ def test_shuffle_reverse_and_reset_give_an_order_of_the_n_tokens(button):
 
     with patch.object(equivariance, "ctx") as ctx:
         ctx.triggered_id = button
-        order = equivariance.reorder(1, 1, 1, text="2 0 1 3 4 5", size=2)
+        order = equivariance.reorder(1, 1, 1, text="2 0 1 3 4 5", shared=store(4, 0, size=2))
         assert sorted(map(int, order.split())) == list(range(6))
         if button == equivariance.REVERSE:
             assert order == "5 4 3 1 0 2"  # the typed order, reversed
-            assert equivariance.reorder(1, 1, 1, text="junk", size=2) == "5 4 3 2 1 0"  # else the identity's
+            assert equivariance.reorder(1, 1, 1, text="junk", shared=store(4, 0, size=2)) == "5 4 3 2 1 0"  # else the identity's
         if button == equivariance.IDENTITY:
             assert order == limits.identity_order(6)
         with pytest.raises(PreventUpdate):
-            equivariance.reorder(1, 1, 1, text="0", size=99)
+            equivariance.reorder(1, 1, 1, text="0", shared=store(4, 0, size=99))
 
 
 def test_equivariance_holds_at_every_size_and_scale():

@@ -125,10 +125,10 @@ def follow_size(size, perm_text):
 @callback(Output(PERM, "value", allow_duplicate=True),
           inputs=dict(shuffles=Input(SHUFFLE, "n_clicks"), reverses=Input(REVERSE, "n_clicks"),
                       resets=Input(IDENTITY, "n_clicks")),
-          state=dict(text=State(PERM, "value"), size=State(SIZE, "value")), prevent_initial_call=True)
-def reorder(shuffles, reverses, resets, text, size):
+          state=dict(text=State(PERM, "value"), shared=State(MODEL_STORE.id, "data")), prevent_initial_call=True)
+def reorder(shuffles, reverses, resets, text, shared):
     """Shuffle, reverse (the typed order if it is one, else the identity) or reset the order of the n tokens."""
-    n = limits.tokens(size)
+    n = ModelView.parse(shared).setting.n
     if ctx.triggered_id == SHUFFLE:
         order = secrets.SystemRandom().sample(range(n), n)
     elif ctx.triggered_id == REVERSE:
