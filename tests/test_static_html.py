@@ -1,12 +1,12 @@
-"""Static HTML is a supported component: the seed's text is dcc.Markdown with dangerously_allow_html (build-time
-content only), and its HTML is what dcc.Markdown's JSX parser can read; live panels are plain html components,
-never raw HTML strings."""
+"""The seed's text is Dash's own html components, built from the typeset HTML on the server (ui.markdown): no
+custom component, and no HTML for a browser-side parser to misread (dcc.Markdown's JSX parser drew nothing at all of
+every section with a display formula). Live panels are plain html components, never raw HTML strings."""
 
 import re
-from html.parser import HTMLParser
+from html import unescape
 
 import pytest
-from dash import dcc
+from dash import html
 from dash.development.base_component import Component
 
 from dashboard import i18n, trainer
@@ -15,55 +15,47 @@ from tests.dash_requests import default_values, outputs_of, view_callbacks
 from tests.util import fire
 
 SECTIONS = sorted(p.stem for p in ui.CONTENT.glob("*.md"))
-# elements with no end tag: in JSX each must close itself (<img ... />), or dcc.Markdown renders nothing at all
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 A_TAG = re.compile(r"<\s*/?\s*[a-zA-Z][^<>]*>")
 
 
-class Voids(HTMLParser):
-    """Every void element of an HTML text, and whether it closes itself (HTMLParser calls handle_startendtag
-    only for <x ... />)."""
+def words(text: str) -> str:
+    """The text without its white space: where the HTML's tags fell between words does not matter here."""
+    return "".join(text.split())
 
-    def __init__(self, text: str):
-        super().__init__(convert_charrefs=True)
-        self.open, self.closed = [], []
-        self.feed(text)
-        self.close()
 
-    def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            self.open.append((tag, attrs))
-
-    def handle_startendtag(self, tag, attrs):
-        if tag in VOID:
-            self.closed.append((tag, attrs))
+def text_of(node) -> list[str]:
+    """The text a component shows: its children's strings, in order."""
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, list | tuple):
+        return [t for child in node for t in text_of(child)]
+    return text_of(getattr(node, "children", None) or [])
 
 
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("name", SECTIONS)
-def test_every_seed_section_is_a_markdown_of_html_with_closed_images(name, lang):
+def test_every_seed_section_is_html_components_with_every_word_and_formula(name, lang):
     with i18n.use(lang):
         section = ui.markdown(name)
-    assert isinstance(section, dcc.Markdown) and section.dangerously_allow_html is True
-    voids = Voids(section.children)
-    assert voids.open == [], f"{len(voids.open)} unclosed, first {voids.open[:1]}"
-    images = [attrs for tag, attrs in voids.closed if tag == "img"]
-    assert len(images) == section.children.count("<img") and len(images) == len(voids.closed)
-    assert all(("class", "formula") in attrs and dict(attrs)["src"].startswith(ui.FORMULA_PATH) for attrs in images)
+        source = ui.rendered(name)
+    assert isinstance(section, html.Div) and section.className == "prose"
+    nodes = list(section._traverse())
+    images = [c for c in nodes if isinstance(c, html.Img)]
+    assert len(images) == source.count("<svg") and all(i.className == "formula" for i in images)
+    assert all(i.src.startswith(ui.FORMULA_PATH) and i.alt and i.style["width"].endswith("em") for i in images)
+    assert [t for t in strings(section) if A_TAG.search(t)] == []  # no HTML left as text
+    no_formulas = re.sub(r"<svg\b.*?</svg>", " ", source, flags=re.DOTALL)
+    assert words(" ".join(text_of(section))) == words(unescape(re.sub(r"<[^>]+>", " ", no_formulas)))
 
 
-def test_the_sections_hold_formulas_and_the_layout_holds_each_as_markdown():
-    counts = {name: ui.markdown(name).children.count("<img") for name in SECTIONS}
-    assert sum(counts.values()) > 100 and counts["multi_head"] > 0  # the check above has images to check
-    markdowns = [c for c in layout()._traverse() if isinstance(c, dcc.Markdown)]
-    assert {ui.markdown(name).children for name in SECTIONS} <= {m.children for m in markdowns}
-    assert all(m.dangerously_allow_html is True for m in markdowns)
+def test_the_layout_holds_each_section():
+    sections = [c for c in layout()._traverse() if isinstance(c, html.Div) and getattr(c, "className", "") == "prose"]
+    assert len(sections) >= len(SECTIONS)
+    assert sum(1 for c in layout()._traverse() if isinstance(c, html.Img) and getattr(c, "className", "") == "formula") > 100
 
 
-def test_an_unclosed_image_is_caught():
-    """The check above, against the failure it guards: an <img> as HTML writes it, which JSX cannot parse."""
-    voids = Voids('<p>a <img class="formula" src="/formulas/x.svg" alt="x"> b</p>')
-    assert [tag for tag, _ in voids.open] == ["img"] and voids.closed == []
+def test_html_left_as_text_would_be_caught():
+    assert all(A_TAG.search(s) for s in ("<p>x</p>", "<b>y</b>", "</div>", '<img src="a" />'))
 
 
 def strings(value) -> list[str]:
@@ -99,7 +91,7 @@ def test_no_live_callback_answers_raw_html(trained):
             assert prop not in ("html", "dangerously_allow_html"), output
             if prop == "figure":
                 continue
-            assert not isinstance(value, dcc.Markdown), output
+            assert not isinstance(value, str) or not A_TAG.search(value), output
             tagged = [s for s in strings(value) if A_TAG.search(s)]
             assert tagged == [], (output, tagged[:1])
             checked += 1

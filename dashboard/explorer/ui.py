@@ -6,6 +6,7 @@ import hashlib
 import re
 from functools import cache
 from html import escape, unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
@@ -30,18 +31,61 @@ SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
 
 @i18n.lru_cache(maxsize=16)
-def markdown(name: str) -> dcc.Markdown:
-    """A section of the seed's text, typeset at build time (no MathJax in the browser), as one dcc.Markdown of
-    HTML: trusted content of the build's own, never user input. The page's one h1 is the header's: a section's
-    h1 becomes an h2."""
+def markdown(name: str) -> html.Div:
+    """A section of the seed's text, typeset at build time (no MathJax in the browser), as Dash's html components.
+    The page's one h1 is the header's: a section's h1 becomes an h2. (Not dcc.Markdown with its HTML: its JSX
+    parser drew nothing at all of a section with a display formula, in every language.)"""
     text = rendered(name).replace("<h1>", "<h2>").replace("</h1>", "</h2>")
     text = TRAILING.sub(r'<span class="formula-run">\1\2</span>', text)
-    return static_html(SVG.sub(lambda m: formula(m.group(0)), text), className="prose")
+    return html.Div(components(SVG.sub(lambda m: formula(m.group(0)), text)), className="prose")
 
 
-def static_html(text: str = "", **kwargs) -> dcc.Markdown:
-    """HTML of the app's own build as one component (dcc.Markdown passes its HTML through)."""
-    return dcc.Markdown(text, dangerously_allow_html=True, **kwargs)
+class _Components(HTMLParser):
+    """The app's own HTML (the seed's typeset text) as html.* components."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack = [[]]  # the children being gathered, one list per open element
+
+    def handle_starttag(self, tag, attrs):
+        kind = getattr(html, tag.capitalize())
+        props = {HTML_PROPS.get(k, k): (style(v) if k == "style" else v) for k, v in attrs}
+        props = {k: v for k, v in props.items() if k in kind().available_properties}
+        if tag in VOID:
+            self.stack[-1].append(kind(**props))
+        else:
+            self.stack.append([])
+            self.stack[-2].append((kind, props))
+
+    def handle_startendtag(self, tag, attrs):  # <img … />: no end tag to wait for
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        children = self.stack.pop()
+        kind, props = self.stack[-1].pop()
+        self.stack[-1].append(kind(children, **props))
+
+    def handle_data(self, data):
+        self.stack[-1].append(data)
+
+
+HTML_PROPS = {"class": "className", "for": "htmlFor", "colspan": "colSpan", "rowspan": "rowSpan"}
+VOID = {"img", "br", "hr", "wbr"}
+
+
+def components(text: str) -> list:
+    parser = _Components()
+    parser.feed(text)
+    parser.close()
+    return parser.stack[0]
+
+
+def style(text: str) -> dict:
+    """A style attribute as React's object: "vertical-align: -1em" -> {"verticalAlign": "-1em"}."""
+    pairs = [part.split(":", 1) for part in text.split(";") if ":" in part]
+    return {re.sub(r"-(\w)", lambda m: m.group(1).upper(), k.strip()): v.strip() for k, v in pairs}
 
 
 def rendered(name: str, lang: str | None = None) -> str:
