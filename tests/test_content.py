@@ -18,17 +18,22 @@ def client():
     return create_app().server.test_client()
 
 
-class FormulaImages(HTMLParser):
-    """A section's formula images as the browser reads their attributes (entities decoded)."""
+def css_name(name: str) -> str:
+    """React's style name as CSS writes it: verticalAlign -> vertical-align."""
+    return re.sub("([A-Z])", lambda m: "-" + m.group(1).lower(), name)
+
+
+class FormulaImages:
+    """A section's formula images as the page holds them (html.Img components, ui.markdown): their attributes
+    by the names HTML gives them."""
 
     def __init__(self, name):
-        super().__init__()
-        self.found = []
-        self.feed(ui.markdown(name).children)
+        from dash import html
 
-    def handle_starttag(self, tag, attrs):
-        if tag == "img" and ("class", "formula") in attrs:
-            self.found.append(dict(attrs))
+        images = [c for c in ui.markdown(name)._traverse() if isinstance(c, html.Img)]
+        self.found = [{"class": i.className, "src": i.src, "alt": i.alt,
+                       "style": "; ".join(f"{css_name(k)}: {v}" for k, v in i.style.items())}
+                      for i in images if i.className == "formula"]
 
 
 def test_every_seed_heading_is_in_the_content():
