@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from dashboard import trainer
+from dashboard import state, trainer
 from dashboard.attention import HEAD_CHOICES
 from tests.conftest import ROOT
 
@@ -83,7 +83,7 @@ def test_the_trainer_child_imports_numpy_and_the_training_code_only():
 
 PARENT = """
 import sys
-from dashboard import trainer
+from dashboard import state, trainer
 trainer.training_runs(8, wait=False)
 print(trainer._trainer[2].result(), flush=True)
 sys.stdin.read()
@@ -118,3 +118,15 @@ def test_a_child_that_dies_while_a_request_waits_is_sent_the_work_again_once():
     runs = trainer.training_runs(seed)
     killer.join()
     assert sorted(runs) == list(HEAD_CHOICES) and child_pid() != old and not alive(old)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def a_healthy_trainer_for_the_tests_after_these():
+    """These tests kill the trainer's child: afterwards the next test file in this process starts a new one, with no
+    run left from a killed child (a later class-mode test failed after them, only when it shared their process)."""
+    yield
+    trainer.shutdown()
+    for table in (trainer._runs, trainer._jobs):
+        table.clear()
+    state.model.cache_clear()
+    state.learned_attention.cache_clear()
