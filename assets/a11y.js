@@ -9,13 +9,11 @@
   const escape = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
   const fmt = (v) => (Math.abs(v) >= 0.005 || v === 0 ? v.toFixed(2) : v.toExponential(1));
 
-  function axisTitle(layout, ref, fallback) {
-    const axis = layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || layout[ref.replace(/^scene/, "scene")] || {};
-    return plain(axis.title && axis.title.text) || fallback;
-  }
+  const axisOf = (layout, ref) => layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || {};
+  const axisTitle = (layout, ref, fallback) => plain(axisOf(layout, ref).title?.text) || fallback;
 
   function labels(layout, ref, count) {
-    const axis = layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || {};
+    const axis = axisOf(layout, ref);
     const text = Array.isArray(axis.ticktext) && axis.ticktext.length === count && axis.tickvals.every((v, k) => v === k);
     return Array.from({ length: count }, (_, k) => (text ? plain(axis.ticktext[k]) : String(k)));
   }
@@ -31,9 +29,7 @@
     return t;
   }
 
-  function cellRows(values, n) {
-    return Array.from({ length: n }, (_, r) => values.slice(r * n, (r + 1) * n));
-  }
+  const cellRows = (values, n) => Array.from({ length: n }, (_, r) => values.slice(r * n, (r + 1) * n));
 
   function describe(gd) {
     const layout = gd._fullLayout;

@@ -145,21 +145,6 @@
         return [point.curveNumber + 1, Math.round(point.y), Math.round(point.x)];
       },
 
-      // A key's button (presenter.py): h, the head or the training step, or the list of keys shown or hidden.
-      shortcut: function (...args) {
-        const [h, head, tab, step, listHidden, config] = args.slice(-6);
-        const button = context().triggered_id;
-        const out = [no(), no(), no(), no()];
-        const heads = { "key-h1": 1, "key-h2": 2, "key-h4": 4, "key-h8": 8 };
-        if (button in heads) out[0] = heads[button];
-        else if (button === "key-previous" || button === "key-next") {
-          const by = button === "key-next" ? 1 : -1;
-          if (tab === "learning") out[2] = rules().nextStep(step, by, config.steps.every, config.steps.last);
-          else out[1] = rules().nextHead(head, h, by);
-        } else if (button === "key-help" || button === "key-list") out[3] = !listHidden;
-        return out;
-      },
-
       // A present button, P or Esc (presenter.py): the figure alone, full screen, in lecture mode.
       present: function (presses, pKey, escKey, lecture) {
         const button = context().triggered_id;
@@ -178,40 +163,20 @@
 
       copyLink: (clicks, boxId) => window.copyFromBox(boxId),
 
-      // "train" shows the runs of the chosen training seed; the server trains them once, then caches them.
-      train: function (clicks, seed) {
-        return seed;
-      },
-
-      // Play steps the training slider forward, one snapshot every tick of the timer, and stops at the end.
-      play: function (clicks, ticks, step, paused, config) {
-        const { every, last } = config.steps;
-        if (context().triggered_id === config.ids.play) {
-          return paused ? [step >= last ? 0 : no(), false, window.pageMessage("pause")]
-            : [no(), true, window.pageMessage("play")];
-        }
-        return step + every >= last ? [last, true, window.pageMessage("play")] : [step + every, no(), no()];
-      },
-
       // The URL holds the state listed in config.url (each entry: key, component id, default, rule, tab, when),
       // so a link opens that view and back and forward work. A missing or bad parameter means the default. As the
       // page loads, and on back and forward, the URL sets the controls; a change of a control writes the URL (a
       // new history entry, unless the URL holds these values already).
       syncUrl: function (search, ...values) {
         const config = values.pop();
-        const fromControl = context().triggered.some((t) => t.prop_id !== config.ids.url + ".search" && t.prop_id !== ".");
-        if (!fromControl) {  // a control that already holds the URL's value is left as it is: nothing to redo
-          const q = new URLSearchParams(search || "");
-          return [no(), ...config.url.map((p, i) => {
-            const value = rules().readParam(q, p);
-            return JSON.stringify(value) === JSON.stringify(values[i]) ? no() : value;
-          })];
-        }
         const q = new URLSearchParams(search || "");
-        const holds = config.url.every((p, i) => JSON.stringify(rules().readParam(q, p)) === JSON.stringify(values[i]));
+        const inUrl = config.url.map((p) => rules().readParam(q, p));
+        const holds = (i) => JSON.stringify(inUrl[i]) === JSON.stringify(values[i]);
+        const fromControl = context().triggered.some((t) => t.prop_id !== config.ids.url + ".search" && t.prop_id !== ".");
+        // from the URL: a control that already holds the URL's value is left as it is, with nothing to redo
+        if (!fromControl) return [no(), ...inUrl.map((value, i) => (holds(i) ? no() : value))];
         const next = urlFor(search, values, config);
-        const out = config.url.map(() => no());
-        return [holds || next === search ? no() : next, ...out];
+        return [inUrl.every((_, i) => holds(i)) || next === search ? no() : next, ...inUrl.map(() => no())];
       },
     },
   });

@@ -12,9 +12,7 @@
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     header: {
       // The phone's menu button opens and closes the rest of the header (on a wider page it is all shown).
-      toggle: function (clicks, open) {
-        return [!open, String(!open)];
-      },
+      toggle: (clicks, open) => [!open, String(!open)],
 
       // Explorer: the switch starts at the stored theme, and a choice is stored and applied. Lecture mode
       // lives in the explorer's URL (?lecture=1); it is copied to the browser at every change, the URL's at

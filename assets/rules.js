@@ -81,20 +81,7 @@
     return Object.prototype.hasOwnProperty.call(keys, event.key) ? keys[event.key] : null;
   }
 
-  // The head after `head` by `by` (±1), 1..h round the ends; a head out of range starts from head 1.
-  function nextHead(head, h, by) {
-    const from = Number.isInteger(head) && head >= 1 && head <= h ? head : 1;
-    return ((from - 1 + by + h) % h) + 1;
-  }
-
-  // The training step after `step` by `by` snapshots of `every` steps, within 0..last.
-  function nextStep(step, by, every, last) {
-    const from = Number.isInteger(step) ? step : last;
-    return Math.min(last, Math.max(0, from + by * every));
-  }
-
-  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton,
-                  nextHead, nextStep };
+  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton };
   if (typeof module === "object" && module.exports) module.exports = rules;
   else root.explorerRules = rules;
 })(this);

@@ -31,9 +31,6 @@ MESSAGES = {
     # Translators: a figure's button that shows it alone, full screen, and then leaves that view.
     "present": N_("present"),
     "leave": N_("leave (Esc)"),
-    # Translators: the learning lab's button that plays or pauses the training steps.
-    "play": N_("play"),
-    "pause": N_("pause"),
     # Translators: a figure's text alternative for screen readers, e.g. "head 2: 12 × 12, values 0.01 to 0.40,
     # largest at query r 3, key j 5"
     "figureReading": N_("{name}: {rows} × {cols}, values {min} to {max}, largest at {rowName} {row}, {colName} {col}"),

@@ -191,5 +191,4 @@ def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
 
 def client_config() -> dict:
     """The values the browser needs (assets/explorer.js)."""
-    return {"heads": list(HEAD_CHOICES), "steps": {"every": TRAINING_STEPS.step, "last": TRAINING_STEPS[-1]},
-            "narrowWidth": NARROW_WIDTH, "allHeads": ALL_HEADS}
+    return {"heads": list(HEAD_CHOICES), "narrowWidth": NARROW_WIDTH, "allHeads": ALL_HEADS}

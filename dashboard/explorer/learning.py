@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dash_bootstrap_components as dbc
 import numpy as np
-from dash import Input, Output, State, dcc, html, no_update
+from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import attention as core
 from .. import figures, i18n, limits, trainer, training
@@ -18,7 +18,7 @@ from . import surgery
 from .summary import as_shown
 from .controls import MODEL, HeadsView
 from .trained import TRAINED, Shown, bad_training_seed, training_message
-from .ids import CONFIG, LEARN_READY, LEARN_REQUESTED, LEARN_STEP, URL, section_id
+from .ids import LEARN_READY, LEARN_REQUESTED, LEARN_STEP, URL, section_id
 from .ui import graph, text_beside_view
 from .wiring import callback, clientside_callback
 
@@ -233,17 +233,33 @@ def mass_table(own: list, nxt: list) -> dbc.Table:
 
 
 # The box's seed is the one asked for, from a link or typed, and "train" asks again; the server trains it once,
-# then keeps it.
-clientside_callback("train", Output(LEARN_REQUESTED, "data"), Input(LEARN_TRAIN, "n_clicks"),
-                    Input(LEARN_SEED, "value"), prevent_initial_call=True)
+# then keeps it (poll_training checks it).
+@callback(Output(LEARN_REQUESTED, "data"),
+          inputs=dict(clicks=Input(LEARN_TRAIN, "n_clicks"), seed=Input(LEARN_SEED, "value")), prevent_initial_call=True)
+def ask_to_train(clicks, seed):
+    return seed
+
 
 # The link shows in the box, and "copy link" copies it, as the model bar's does.
 clientside_callback("shareLink", Output(LEARN_LINK, "value"), Input(URL, "search"))
 clientside_callback("copyLink", Output(LEARN_LINK_STATUS, "children"), Input(LEARN_COPY, "n_clicks"),
                     State(LEARN_LINK, "id"), prevent_initial_call=True)
 
-# Play steps the slider forward every tick of the timer, and stops at the end.
-clientside_callback("play", Output(LEARN_STEP, "value"), Output(LEARN_TIMER, "disabled"),
-                    Output(LEARN_PLAY, "children"), Input(LEARN_PLAY, "n_clicks"), Input(LEARN_TIMER, "n_intervals"),
-                    State(LEARN_STEP, "value"), State(LEARN_TIMER, "disabled"), State(CONFIG, "data"),
-                    prevent_initial_call=True)
+# Play steps the slider forward, one snapshot every tick of the timer, and stops at the end; play at the end
+# starts again from step 0.
+@callback(output=dict(step=Output(LEARN_STEP, "value"), paused=Output(LEARN_TIMER, "disabled"),
+                      label=Output(LEARN_PLAY, "children")),
+          inputs=dict(clicks=Input(LEARN_PLAY, "n_clicks"), ticks=Input(LEARN_TIMER, "n_intervals")),
+          state=dict(step=State(LEARN_STEP, "value"), paused=State(LEARN_TIMER, "disabled")),
+          prevent_initial_call=True)
+def play(clicks, ticks, step, paused):
+    steps = limits.TRAINING_STEPS
+    k = limits.snapshot(step)
+    if ctx.triggered_id == LEARN_PLAY and paused is not False:
+        # Translators: the learning lab's button that pauses the training steps it plays.
+        return dict(step=steps[0] if k == len(steps) - 1 else no_update, paused=False, label=_("pause"))
+    if ctx.triggered_id == LEARN_PLAY:
+        return dict(step=no_update, paused=True, label=_("play"))
+    if k + 1 >= len(steps) - 1:
+        return dict(step=steps[-1], paused=True, label=_("play"))
+    return dict(step=steps[k + 1], paused=no_update, label=no_update)

@@ -108,18 +108,3 @@ test("each shortcut key presses its button from anywhere but a box being typed i
     assert.strictEqual(clicked({ key, target: radio }), null, key);
   }
 });
-
-test("← and → step through heads 1..h round the ends, and through the training steps within 0..last", () => {
-  assert.strictEqual(rules.nextHead(1, 4, 1), 2);
-  assert.strictEqual(rules.nextHead(4, 4, 1), 1);
-  assert.strictEqual(rules.nextHead(1, 4, -1), 4);
-  assert.strictEqual(rules.nextHead(3, 8, -1), 2);
-  assert.strictEqual(rules.nextHead(1, 1, 1), 1);
-  assert.strictEqual(rules.nextHead(7, 4, 1), 2);  // a head h no longer has starts from head 1
-  assert.strictEqual(rules.nextHead(null, 2, 1), 2);
-  assert.strictEqual(rules.nextStep(100, 1, 50, 1000), 150);
-  assert.strictEqual(rules.nextStep(1000, 1, 50, 1000), 1000);
-  assert.strictEqual(rules.nextStep(0, -1, 50, 1000), 0);
-  assert.strictEqual(rules.nextStep(30, -1, 50, 1000), 0);
-  assert.strictEqual(rules.nextStep(undefined, -1, 50, 1000), 950);
-});
