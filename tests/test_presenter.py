@@ -120,4 +120,4 @@ def test_every_shortcut_is_listed_on_the_page(page):
     wait_until(page, "() => !document.getElementById('shortcuts').hidden")
     listed = page.inner_text("#shortcuts")
     for _button, keys, what in presenter.SHORTCUTS:
-        assert presenter.KEY_SHOWN.get(keys[0], keys[0]) in listed and what in listed
+        assert presenter.key_label(keys[0]) in listed and what in listed

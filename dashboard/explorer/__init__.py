@@ -13,7 +13,7 @@ from .. import languages, limits
 from ..attention import HEAD_CHOICES
 from ..server import ONE_YEAR
 from ..urls import url_param
-from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, presenter, ui
+from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, WIDTH_CHANGED
 from .wiring import CALLBACKS, clientside_callback
 
@@ -72,6 +72,7 @@ def layout() -> html.Div:
             html.Main([model_bar.layout(),
                        dcc.Tabs([dcc.Tab(view.layout(), value=tab) for tab, view in zip(limits.TABS, VIEWS)],
                                 id=VIEWS_ID, value=limits.DEFAULT_TAB, className="d-none"),
+                       plan.layout(),  # the lecture plan and its presenter console, below every tab
                        presenter.shortcuts()],
                       className="container-xxl py-3", id="main"),
         ]

@@ -2,7 +2,8 @@
 
 Each figure's frame has a "present" button; P presents the figure nearest the middle of the screen, and P or Esc
 leaves. 1, 2, 4 and 8 choose h; ← and → step through the heads (the selected head, which the drill-down and the
-outlines follow), or through the training steps on the learning tab; ? shows and hides the list of keys.
+outlines follow), or through the training steps on the learning tab; PageDown and PageUp (a clicker's next and
+previous) step through the lecture plan (plan.py); ? shows and hides the list of keys.
 
 Every key is a button in that list: assets/explorer.js turns a key press into a click on its button (whatever was
 clicked last, unless a text box, a number box or a slider has the focus and keeps its own keys), and `shortcut`
@@ -31,9 +32,14 @@ SHORTCUTS = [
     ("key-next", ["ArrowRight"], N_("the next head (the learning tab: the next training step)")),
     ("key-present", ["p", "P"], N_("show the figure in the middle of the screen alone, full screen; P again to leave")),
     ("key-leave", ["Escape"], N_("leave the full-screen figure")),
+    ("key-plan-next", ["PageDown"], N_("the lecture plan's next step (a clicker's next)")),
+    ("key-plan-previous", ["PageUp"], N_("the lecture plan's previous step")),
     ("key-help", ["?"], N_("show or hide this list")),
 ]
 KEY_SHOWN = {"ArrowLeft": "←", "ArrowRight": "→", "Escape": "Esc", "p": "P"}
+# Translators: the Page Down and Page Up keys, as a keyboard labels them
+KEY_WORDS = {"PageDown": N_("PgDn"), "PageUp": N_("PgUp")}
+PLAN_KEYS = {"key-plan-previous": -1, "key-plan-next": 1}  # the lecture plan's buttons (plan.step)
 
 
 def present_button(graph_id: str) -> html.Button:
@@ -43,10 +49,14 @@ def present_button(graph_id: str) -> html.Button:
                        title=_("show this figure alone, full screen (P)"), **{"aria-pressed": "false"})
 
 
+def key_label(key: str) -> str:
+    return _(KEY_WORDS[key]) if key in KEY_WORDS else KEY_SHOWN.get(key, key)
+
+
 def shortcuts() -> html.Div:
     """The keys, each the button it presses, in a list that ? (or the button below every tab) shows and hides."""
     items = [item for button, keys, what in SHORTCUTS
-             for item in (html.Dt(html.Button(html.Kbd(KEY_SHOWN.get(keys[0], keys[0])), id=button,
+             for item in (html.Dt(html.Button(html.Kbd(key_label(keys[0])), id=button,
                                               className="btn btn-sm btn-outline-secondary shortcut-key")),
                           html.Dd(_(what)))]
     return html.Div(

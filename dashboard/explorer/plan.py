@@ -1,0 +1,234 @@
+"""The lecture plan: the lecturer adds the page's view as a step (with notes), reorders, saves the plan as a file,
+opens it again on another machine, and steps through it with PageDown and PageUp (a clicker's keys): a view step
+sets the page's address, which sets every control (explorer.syncUrl); a question step shows its prompt and the way
+to class mode. The panel is the presenter console: the current step's notes and what comes next.
+
+The file's format and every check are dashboard/lecture_plan.py's; nothing the browser sends is trusted.
+The plan and the current step live in the browser's local storage: a plan prepared today is there tomorrow on the
+same machine, and a second window of the page (a notes window beside the projector's) shares it, since dcc.Store
+follows another window's change of local storage. Session storage would lose the plan with the tab.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import dash_bootstrap_components as dbc
+from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
+
+from .. import lecture_plan as plans, limits
+from ..i18n import _, language
+from .ids import URL
+from .presenter import PLAN_KEYS
+from .wiring import callback
+
+PLAN = "plan"  # {"steps": [...]}: the plan, as lecture_plan checks it
+AT = "plan-at"  # the current step's index, or None before the first
+NOTES = "plan-notes"
+ADD = "plan-add"
+SAVE = "plan-save"
+OPEN = "plan-open"
+CLEAR = "plan-clear"
+DOWNLOAD = "plan-download"
+MESSAGE = "plan-message"
+STEPS = "plan-steps"
+CONSOLE = "plan-console"
+EDIT = "plan-edit"  # a step's button: {"type": EDIT, "step": k, "do": one of MOVES}
+MOVES = {"up": -1, "down": 1, "remove": 0}
+BACK, FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next, beside the keys' buttons
+CLASS_MODE = "/class"  # the header's link to class mode
+
+
+def url_params() -> list[dict]:
+    from . import URL_PARAMS  # the explorer's URL schema; this module is part of it, so it is read when needed
+    return URL_PARAMS
+
+
+def layout() -> html.Details:
+    def button(label, component_id, **kw):
+        return dbc.Button(label, id=component_id, size="sm", color="secondary", outline=True, **kw)
+
+    return html.Details(
+        [
+            # Translators: the panel that holds a lecture plan: explorer views and class questions, in order
+            html.Summary(_("Lecture plan"), className="h5"),
+            dcc.Store(id=PLAN, storage_type="local"),
+            dcc.Store(id=AT, storage_type="local"),
+            html.Div(id=CONSOLE, className="plan-console", role="status", **{"aria-live": "polite"}),
+            html.Div([button(_("previous step (PgUp)"), BACK), button(_("next step (PgDn)"), FORWARD)],
+                     className="d-flex gap-2 my-2"),
+            html.Ol(id=STEPS, className="plan-steps"),
+            dbc.Label(_("notes for this view (shown only here)"), html_for=NOTES, className="small mb-0"),
+            dbc.Textarea(id=NOTES, maxLength=plans.MAX_NOTES, rows=2, className="plan-notes"),
+            html.Div(
+                [button(_("add this view"), ADD),
+                 button(_("save plan"), SAVE),
+                 dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=OPEN,
+                            accept=".json,application/json", max_size=plans.MAX_BYTES),
+                 button(_("clear the plan"), CLEAR),
+                 html.Span(id=MESSAGE, className="small", role="status"),
+                 dcc.Download(id=DOWNLOAD)],
+                className="d-flex flex-wrap align-items-center gap-2 mt-2"),
+        ],
+        id="plan-panel", className="plan-panel mt-3",
+    )
+
+
+def stored(plan) -> list[dict]:
+    """The plan the browser holds, checked again (a forged store is no plan)."""
+    if not isinstance(plan, dict) or not plan.get("steps"):
+        return []
+    try:
+        return plans.check_steps(plan["steps"], url_params())
+    except plans.PlanError:
+        return []
+
+
+def position(at, steps: list[dict]) -> int | None:
+    return at if limits.is_int(at) and 0 <= at < len(steps) else None
+
+
+def edited(steps: list[dict], k, do) -> tuple[list[dict], int | None]:
+    """The steps after a step's button (up, down, remove), and where that step went (None: removed or no such)."""
+    if not (limits.is_int(k) and 0 <= k < len(steps) and do in MOVES):
+        return steps, None
+    steps = list(steps)
+    step = steps.pop(k)
+    if do == "remove":
+        return steps, None
+    to = min(len(steps), max(0, k + MOVES[do]))
+    steps.insert(to, step)
+    return steps, to
+
+
+# Every change of the plan: add the page's view, a step's up, down or remove, open a file, clear.
+@callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
+                      notes=Output(NOTES, "value")),
+          inputs=dict(add=Input(ADD, "n_clicks"), edits=Input({"type": EDIT, "step": ALL, "do": ALL}, "n_clicks"),
+                      upload=Input(OPEN, "contents"), clear=Input(CLEAR, "n_clicks")),
+          state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
+                     at=State(AT, "data")),
+          prevent_initial_call=True)
+def edit(add, edits, upload, clear, search, notes, plan, at):
+    out = dict(plan=no_update, at=no_update, message="", notes=no_update)
+    button, steps = ctx.triggered_id, stored(plan)
+    try:
+        if button == ADD:
+            steps = plans.view_step(search, notes, url_params(), steps)
+            out.update(notes="", message=plans.count_text(steps))
+        elif button == OPEN:
+            steps = plans.parse_upload(upload, url_params())
+            at = None
+            out["message"] = plans.count_text(steps)
+        elif button == CLEAR:
+            steps, at = [], None
+        elif isinstance(button, dict) and ctx.triggered[0]["value"]:  # a new step's buttons fire with no click
+            k, now = button.get("step"), position(at, steps)
+            steps, moved = edited(steps, k, button.get("do"))
+            at = moved if now == k else now  # the current step follows its buttons
+        else:
+            return dict(plan=no_update, at=no_update, message=no_update, notes=no_update)
+    except plans.PlanError as e:
+        return {**out, "message": str(e)}
+    return {**out, "plan": {"steps": steps}, "at": position(at, steps)}
+
+
+# PageDown and PageUp (presenter.SHORTCUTS), or the panel's buttons: the next or previous step. A view step sets the
+# page's address (its language kept), and the address sets every control.
+@callback(output=dict(at=Output(AT, "data", allow_duplicate=True), search=Output(URL, "search", allow_duplicate=True)),
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_KEYS, BACK, FORWARD]]),
+          state=dict(plan=State(PLAN, "data"), at=State(AT, "data"), search=State(URL, "search")),
+          prevent_initial_call=True)
+def step(presses, plan, at, search):
+    steps = stored(plan)
+    by = {**PLAN_KEYS, BACK: -1, FORWARD: 1}.get(ctx.triggered_id)
+    if not steps or by is None:
+        return dict(at=no_update, search=no_update)
+    k = position(at, steps)
+    k = 0 if k is None else min(len(steps) - 1, max(0, k + by))
+    if k == position(at, steps):
+        return dict(at=no_update, search=no_update)
+    return dict(at=k, search=with_language(steps[k]["view"], search) if steps[k]["kind"] == "view" else no_update)
+
+
+def with_language(view: str, search) -> str:
+    """The step's view, keeping the page's ?lang= (the page's own, as syncUrl keeps it)."""
+    lang = plans.read_language(search)
+    if lang is None:
+        return view or "?"
+    return (view or "?") + ("&" if view else "") + "lang=" + lang
+
+
+@functools.lru_cache(maxsize=64)
+def question_prompt(entry_json: str, lang: str) -> tuple[str, bool]:
+    """A question step's prompt in the page's language, as class mode will pose it (True), or why class mode
+    would refuse it (False). Cached: the truth behind a prompt is computed once per entry and language."""
+    from ..classmode.templates import prompt_text, question
+
+    q, message = question(json.loads(entry_json))
+    if q is None:
+        return message, False
+    # as class mode poses it (lecturer.posed): the cell's indices under the names the prompt reads
+    return prompt_text({**q, "head_index": q.get("head"), "query_index": q.get("query"),
+                        "key_index": q.get("key")}), True
+
+
+def describe(s: dict) -> list:
+    """A step as the list shows it: its tab and address, or its question; its notes as text."""
+    if s["kind"] == "view":
+        tab = plans.read_view(s["view"], url_params(), 0).get("tab", limits.DEFAULT_TAB)
+        what = [html.Span(_(limits.TABS[tab]), className="me-1"), html.Code(s["view"] or "?")]
+    else:
+        from ..classmode.plan import describe as question_text
+        what = [html.Span(_("class question"), className="badge text-bg-info me-1"), question_text(s)]
+    return what + ([html.Div(s["notes"], className="plan-step-notes small text-body-secondary")] if s["notes"] else [])
+
+
+def console(steps: list[dict], k: int | None) -> list:
+    """The presenter console: where the lecture is, the current step's notes (or its question), what comes next."""
+    if not steps:
+        return [html.P(_("No plan yet: set up a view, write its notes and press 'add this view', or open a plan."))]
+    if k is None:
+        out = [html.P([plans.count_text(steps), " ", _("PageDown starts it.")])]
+    else:
+        s = steps[k]
+        out = [html.H3(_("Step {number} of {count}").format(number=k + 1, count=len(steps)), className="h6"),
+               html.P(s["notes"] or _("no notes"), className="plan-notes-now")]
+        if s["kind"] == "question":
+            entry = {key: v for key, v in s.items() if key not in ("kind", "notes")}
+            prompt, ok = question_prompt(json.dumps(entry, sort_keys=True), language())
+            out += [html.Blockquote(prompt, className="plan-question" if ok else "plan-question text-danger"),
+                    html.A(_("pose it in class mode: load this plan there"), href=CLASS_MODE, target="_blank")]
+    after = 0 if k is None else k + 1
+    if after < len(steps):
+        out.append(html.Div([html.Strong(_("Next:")), " ", *describe(steps[after])], className="plan-next small"))
+    else:
+        out.append(html.P(_("The plan ends here."), className="small"))
+    return out
+
+
+@callback(output=dict(steps=Output(STEPS, "children"), console=Output(CONSOLE, "children"),
+                      save=Output(SAVE, "disabled")),
+          inputs=dict(plan=Input(PLAN, "data"), at=Input(AT, "data")))
+def show(plan, at):
+    steps = stored(plan)
+    k = position(at, steps)
+
+    def buttons(i):
+        labels = {"up": ("↑", _("move up")), "down": ("↓", _("move down")), "remove": ("✕", _("remove"))}
+        return [html.Button(text, id={"type": EDIT, "step": i, "do": do}, className="btn btn-sm btn-link py-0",
+                            title=title, **{"aria-label": title}) for do, (text, title) in labels.items()]
+
+    items = [html.Li([*describe(s), html.Span(buttons(i), className="plan-step-buttons")],
+                     className="plan-step current" if i == k else "plan-step",
+                     **({"aria-current": "step"} if i == k else {})) for i, s in enumerate(steps)]
+    return dict(steps=items, console=console(steps, k), save=not steps)
+
+
+@callback(Output(DOWNLOAD, "data"), Input(SAVE, "n_clicks"), State(PLAN, "data"), prevent_initial_call=True)
+def save(clicks, plan):
+    steps = stored(plan)
+    if not steps:
+        return no_update
+    return {"content": plans.file_text(steps), "filename": "lecture-plan.json", "type": "application/json"}
