@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .i18n import _, ngettext
+from .i18n import _, clauses, format_list, ngettext
 from .steps import (STEPS, Steps, attention_weights, causal_mask, merge_heads, seed_scale, softmax,  # noqa: F401
                     split_heads)
 
@@ -36,12 +36,16 @@ def check_int(name: str, value, minimum: int = 0, maximum: int | None = None,
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
             or value < minimum or (maximum is not None and value > maximum):
-        allowed = (_("{name} must be a whole number from {minimum} to {maximum}") if maximum is not None
-                   else _("{name} must be an integer >= {minimum}")).format(name=_(name), minimum=minimum,
-                                                                            maximum=maximum)
-        # Translators: follows "… must be a whole number from 0 to 99": the number given instead
-        got = _(", got {value}").format(value=repr(value)) if isinstance(value, (int, float, np.integer)) else ""
-        raise error(allowed + got + ".")
+        # A whole sentence each (no value for an error that says none: a forged value is not repeated back)
+        said = isinstance(value, (int, float, np.integer)) and not getattr(error, "without_value", False)
+        if maximum is not None:
+            # Translators: {value} is the number given instead of one in the range
+            message = (_("{name} must be a whole number from {minimum} to {maximum}, got {value}.") if said else
+                       _("{name} must be a whole number from {minimum} to {maximum}."))
+        else:
+            message = (_("{name} must be an integer >= {minimum}, got {value}.") if said else
+                       _("{name} must be an integer >= {minimum}."))
+        raise error(message.format(name=_(name), minimum=minimum, maximum=maximum, value=repr(value)))
     return int(value)
 
 
@@ -239,7 +243,7 @@ def check_permutation(perm, n: int) -> np.ndarray:
             n=n, count=len(items)))
     for p in items:
         if isinstance(p, bool) or not isinstance(p, numbers.Integral):
-            raise ValueError(_("a permutation holds whole numbers only, got {value}").format(value=repr(p)))
+            raise ValueError(_("A permutation holds whole numbers only, got {value}.").format(value=repr(p)))
     seen = sorted(int(p) for p in items)
     if seen != list(range(n)):
         missing = sorted(set(range(n)) - set(seen))
@@ -249,9 +253,9 @@ def check_permutation(perm, n: int) -> np.ndarray:
             # Translators: each names the token numbers that make a typed order no permutation, e.g. "missing: 3, 7"
             (_("repeated: {numbers}"), repeated), (_("missing: {numbers}"), missing),
             (_("out of range: {numbers}"), out_of_range))
-        parts = [said.format(numbers=", ".join(map(str, tokens))) for said, tokens in problems if tokens]
-        raise ValueError(_("not a permutation of 0..{last} ({problems})").format(last=n - 1,
-                                                                                  problems="; ".join(parts)))
+        parts = [said.format(numbers=format_list(tokens)) for said, tokens in problems if tokens]
+        raise ValueError(_("Not a permutation of 0..{last} ({problems}).").format(last=n - 1,
+                                                                                  problems=clauses(parts)))
     return np.array(items, dtype=int)
 
 

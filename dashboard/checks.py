@@ -17,7 +17,7 @@ from . import bugs, margins, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
 from .constants import CHECKS as CHECK_NAMES
 from .constants import FAST_CHECKS
-from .i18n import _
+from .i18n import _, clauses, format_list
 from .steps import causal_mask, softmax
 
 CHECKS = CHECK_NAMES  # {name: what it is called}
@@ -100,7 +100,7 @@ def check_shapes(ex: Example, r: MultiHeadResult) -> Verdict:
     wrong = [_("{name} {shape} not {expected}").format(name=name, shape=getattr(r, name).shape, expected=shape)
              for name, shape in expected_shapes(ex.h, *ex.X.shape).items() if getattr(r, name).shape != shape]
     # Translators: Q, K, V, heads, logits, A, concat and output are the names of the layer's arrays: keep them
-    return Verdict(not wrong, "; ".join(wrong) or _("Q, K, V, heads (h, n, d_k); logits, A (h, n, n); concat, "
+    return Verdict(not wrong, clauses(wrong) if wrong else _("Q, K, V, heads (h, n, d_k); logits, A (h, n, n); concat, "
                                                     "output (n, d): all as expected"))
 
 
@@ -206,8 +206,8 @@ def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple
               .format(name=name, check=_(CHECKS[c]), detail=seen[c].detail)
               for c in which if named[c].passed != seen[c].passed]
     if differ:
-        # Translators: {differences} is one or more of the sentences above, joined by "; "
-        return False, _("Not that one: {differences}.").format(differences="; ".join(differ))
+        # Translators: {differences} is one or more of the clauses above, joined as "{first}; {second}" says
+        return False, _("Not that one: {differences}.").format(differences=clauses(differ))
     ra, rb = run(ex, answer), run(ex, mystery)
     gap = float(np.abs(ra.A - rb.A).max())
     if gap > TOLERANCE:
@@ -252,8 +252,9 @@ def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
     """A sentence naming the checks that catch the bug, those that miss it, and those that cannot tell."""
     groups = {True: [], False: [], None: []}
     for name, (*_verdicts, caught) in table.items():
-        groups[caught].append(f"“{_(CHECKS[name])}”")
-    named = {caught: ", ".join(names) for caught, names in groups.items()}
+        # Translators: a check's name, quoted in a sentence (Chinese: “…”, Spanish: «…» or “…”)
+        groups[caught].append(_("“{check}”").format(check=_(CHECKS[name])))
+    named = {caught: format_list(names) for caught, names in groups.items()}
     # Translators: a part of "Here it is {parts}.", as are "missed by …" and "… cannot tell"; {checks}: check names
     parts = [_("caught by {checks}").format(checks=named[True]) if groups[True] else
              _("caught by none of these checks")]
@@ -262,4 +263,4 @@ def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
     if groups[None]:
         parts.append(_("{checks} cannot tell (the correct layer fails it too)").format(checks=named[None]))
     # Translators: {parts}: "caught by …", "missed by …" and "… cannot tell (…)", as they apply, joined by "; "
-    return _("Here it is {parts}.").format(parts="; ".join(parts))
+    return _("Here it is {parts}.").format(parts=clauses(parts))

@@ -8,6 +8,13 @@ so two pages in two languages on one server, or in one browser, each keep their 
     _("Heads")                                    # now, in the request's language
     N_("Heads")                                   # marked for the catalog; translated where it is shown
     ngettext("{n} head", "{n} heads", n).format(n=n)
+    pgettext("a value vector", "value")           # one English word, two meanings: the context tells them apart
+    format_list(["1", "2", "4"])                  # "1, 2, and 4", "1、2和4", "1, 2 y 4": each language's own list
+
+No sentence is assembled in code: a list is joined by format_list (Babel's CLDR patterns), a label with a value
+is one message with a placeholder, and parentheses and final punctuation belong to the message. The pseudo-locale
+test (tests/test_pseudo_locale.py) serves a generated catalog through `substitute` and fails on any visible text
+that no message owns.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import functools
 from contextvars import ContextVar
 from pathlib import Path
 
+from babel.lists import format_list as babel_format_list
 from babel.support import NullTranslations, Translations
 
 LANGUAGES = ("en", "zh-CN", "es")  # BCP 47 tags, as <html lang> and ?lang= write them
@@ -28,6 +36,8 @@ CHOICE_COOKIE = "mha-language"  # the language this browser chose in the header'
 PAGE_COOKIE = "mha-page-language"  # the language of the page this browser loaded last, for the layout it fetches
 
 _language: ContextVar[str] = ContextVar("language", default=DEFAULT)
+# A test's stand-in for every catalog (`substitute`): (translations, list formatter), or None.
+_substitute: ContextVar[tuple | None] = ContextVar("substitute", default=None)
 
 
 def language() -> str:
@@ -52,12 +62,65 @@ def catalog(lang: str) -> NullTranslations:
     return Translations.load(LOCALE_DIR, [LOCALES[lang]], domain="messages")
 
 
+def current() -> NullTranslations:
+    """The messages of the running request: its language's catalog, or a test's stand-in (`substitute`)."""
+    stand_in = _substitute.get()
+    return stand_in[0] if stand_in else catalog(language())
+
+
+@contextlib.contextmanager
+def substitute(translations, list_format=None):
+    """Tests only: run a block with `translations` (any gettext.NullTranslations) in place of every language's
+    catalog, and `list_format(items, style)` in place of Babel's lists; caches (`lru_cache`) are bypassed, so
+    nothing the block computes is kept for a real language. tests/test_pseudo_locale.py serves a pseudo-locale so."""
+    token = _substitute.set((translations, list_format))
+    try:
+        yield
+    finally:
+        _substitute.reset(token)
+
+
 def _(message: str) -> str:
-    return catalog(language()).gettext(message)
+    return current().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return catalog(language()).ngettext(singular, plural, n)
+    return current().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """`message` in the sense `context` names (msgctxt), where one English word means two things: "value" a value
+    vector v, or "value" a number."""
+    return current().pgettext(context, message)
+
+
+LIST_STYLES = ("standard", "or")  # "a, b, and c" / "a, b, or c", in every language's own words and punctuation
+
+
+def format_list(items, style: str = "standard") -> str:
+    """Items (shown with str) joined as the request's language joins a list (Babel's CLDR patterns): "1, 2, and 4",
+    "1、2和4", "1, 2 y 4"; style "or" for alternatives. The only way a list is joined for the page."""
+    if style not in LIST_STYLES:
+        raise ValueError(f"a list style is one of {LIST_STYLES}, got {style!r}")
+    items = [str(item) for item in items]
+    stand_in = _substitute.get()
+    if stand_in and stand_in[1]:
+        return stand_in[1](items, style)
+    return babel_format_list(items, style=style, locale=LOCALES.get(language(), DEFAULT))
+
+
+def clauses(parts) -> str:
+    """Clauses of one sentence, each whole, one after another: "a; b; c" (in Chinese with its own "；"). The
+    separator is the catalog's, one message, so no language gets another's punctuation."""
+    parts = [part for part in parts if part]
+    # Translators: two clauses of one sentence, the second after the first ("a; b"); Chinese: "{first}；{second}"
+    return functools.reduce(lambda first, second: _("{first}; {second}").format(first=first, second=second), parts)
+
+
+def vector(values, spec: str = "+.3f") -> str:
+    """A vector of numbers in math notation, "(+0.120, -0.340)": the same in every language, like the formulas
+    (never a list in words: that is format_list)."""
+    return "(" + ", ".join(format(float(x), spec) for x in values) + ")"
 
 
 def translated(table: dict) -> dict:
@@ -103,6 +166,8 @@ def lru_cache(maxsize: int):
 
         @functools.wraps(function)
         def cached(*args, **kwargs):
+            if _substitute.get():  # a test's stand-in catalog: never cached for a real language
+                return function(*args, **kwargs)
             return caches[language()](*args, **kwargs)
 
         def cache_clear() -> None:

@@ -18,7 +18,7 @@ from .constants import BUG_NAMES as BUGS
 from .constants import CHECKS, SNAPSHOT_EVERY
 from .constants import FAST_CHECKS as FAST
 from .constants import TRAINING_STEPS as STEPS
-from .i18n import N_, _
+from .i18n import N_, _, format_list
 
 
 class Invalid(ValueError):
@@ -84,8 +84,9 @@ def choice(value, allowed, name: str = N_("value")):
     """`value` if it is one of `allowed` (ints or strings, compared with their type), else Invalid. `name`: marked
     N_, translated if said."""
     if not any(type(value) is type(a) and value == a for a in allowed):
-        # Translators: {choices} lists the allowed values, such as "1, 2, 4, 8"
-        raise Invalid(_("{name} must be one of {choices}.").format(name=_(name), choices=", ".join(map(str, allowed))))
+        # Translators: {choices} lists the allowed values, the language's own way: "1, 2, 4, or 8"
+        raise Invalid(_("{name} must be one of {choices}.").format(name=_(name),
+                                                                   choices=format_list(allowed, style="or")))
     return value
 
 
@@ -186,7 +187,7 @@ def permutation(text, n: int = N_TOKENS) -> tuple[np.ndarray | None, str]:
     try:
         return check_permutation([int(w) for w in words], n), ""
     except ValueError as err:
-        return None, str(err).capitalize() + "."
+        return None, str(err)  # a whole sentence, the catalog's (attention.check_permutation)
 
 
 def client_config() -> dict:

@@ -8,7 +8,7 @@ import numpy as np
 from dash import html
 
 from . import explain, figures, margins
-from .i18n import _, ngettext
+from .i18n import _, ngettext, vector
 
 
 def bar(value: float, largest: float, signed: bool = True) -> html.Div:
@@ -58,13 +58,13 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
                     "row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
                     "{uniform:.3f} if every key got the same.")
     else:
-        # Translators: {ordinal} is a rank such as "2nd"
+        # Translators: {rank} is a number, 1 the largest (a rank, not an ordinal word)
         summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
-                    "{scaled:+.3f}, the softmax's input and the {ordinal} largest of row {r}'s {n}. The softmax turns "
-                    "the row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
-                    "{uniform:.3f} if every key got the same.")
+                    "{scaled:+.3f}, the softmax's input, at rank {rank} among row {r}'s {n} (from the largest). The "
+                    "softmax turns the row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, "
+                    "against 1/{n} = {uniform:.3f} if every key got the same.")
     summary = summary.format(logit=_logit(i, r, j), score=path.score, scale=path.scale, scaled=path.logits[j],
-                             ordinal=_ordinal(rank), r=r, n=len(A), weight_name=head, j=j, weight=A[j],
+                             rank=rank, r=r, n=len(A), weight_name=head, j=j, weight=A[j],
                              uniform=1 / len(A))
     return html.Div(
         [html.P(summary, className="drill-summary"),
@@ -97,11 +97,5 @@ def _logit(i: int, r: int, j: int) -> str:
     return f"B_{i + 1}(x_{r}, x_{j})"
 
 
-def _ordinal(k: int) -> str:
-    """k > 1 as a rank: '2nd', '3rd', '4th' (rank 1 has its own sentence)."""
-    # Translators: a rank, as in "the 2nd largest"
-    return {2: _("2nd"), 3: _("3rd")}.get(k) or _("{k}th").format(k=k)
-
-
 def _vector(v: np.ndarray) -> str:
-    return "(" + ", ".join(f"{x:+.2f}" for x in v) + ")"
+    return vector(v, "+.2f")

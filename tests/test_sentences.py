@@ -243,7 +243,7 @@ def test_drilldown_sentence(c):
         text = texts(panel)[0]
         check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale,
                              *([rank] if rank > 1 else []), r, c.n, 1, r, j, ref.A[i, r, j], 1, c.n, 1 / c.n])
-        assert ("the very largest" in text) == (rank == 1)
+        assert ("the very largest" in text) == (rank == 1) and (f"at rank {rank} among" in text) == (rank > 1)
 
 
 @pytest.mark.parametrize("place", [0, 1, 4])
@@ -257,7 +257,7 @@ def test_drilldown_rank_shares_a_tie(place):
     logits[j] = logits[above]  # key j ties with the key ranked just above it
     text = texts(tables.explanation(path._replace(logits=logits), 1, 3, j))[0]
     rank = place + 1
-    assert ("the very largest" in text) if rank == 1 else (f" the {rank}" in text and "the very" not in text)
+    assert ("the very largest" in text) if rank == 1 else (f" at rank {rank} " in text and "the very" not in text)
 
 
 # ------------------------------------------------------------------ the equivariance verdict

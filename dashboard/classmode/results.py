@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from dash import html
 
-from ..i18n import _, ngettext, sentences
+from ..i18n import _, format_list, ngettext, sentences
 from ..tables import bar
 from .pictures import why
 from .store import schema
@@ -57,27 +57,28 @@ def summary(q: dict) -> str:
     parts = []
     for k, vote in enumerate(votes, 1):
         right, count = right_count(q, vote), vote["count"]
-        share = f" ({100 * right / count:.0f}%)" if count else ""
         if len(votes) > 1:
-            # Translators: right as in correct; {share} is their share of the answers, as " (60%)", or nothing
-            text = ngettext("Vote {vote}: {right} of {count} answer right{share}.",
-                            "Vote {vote}: {right} of {count} answers right{share}.", count)
+            # Translators: right as in correct; {percent} is their share of the answers, as "60" in "(60%)"
+            text = ngettext("Vote {vote}: {right} of {count} answer right ({percent:.0f}%).",
+                            "Vote {vote}: {right} of {count} answers right ({percent:.0f}%).", count) if count else \
+                _("Vote {vote}: no answers.")
         else:
-            # Translators: right as in correct; {share} is their share of the answers, as " (60%)", or nothing
-            text = ngettext("The class: {right} of {count} answer right{share}.",
-                            "The class: {right} of {count} answers right{share}.", count)
-        parts.append(text.format(vote=k, right=right, count=count, share=share))
+            # Translators: right as in correct; {percent} is their share of the answers, as "60" in "(60%)"
+            text = ngettext("The class: {right} of {count} answer right ({percent:.0f}%).",
+                            "The class: {right} of {count} answers right ({percent:.0f}%).", count) if count else \
+                _("The class: no answers.")
+        parts.append(text.format(vote=k, right=right, count=count, percent=100 * right / count if count else 0))
     if q["kind"] == "amount":
         parts.append(_("The answer: {answer:.3f} (within ±{tolerance:g} counts).").format(answer=q["truth"],
                                                                                            tolerance=q["tolerance"]))
         medians = [_("vote {vote}: {median:.3f}").format(vote=k, median=np.median(v["values"]))
                    for k, v in enumerate(votes, 1) if v["values"]]
         if medians:
-            parts.append(_("Median answer, {medians}.").format(medians=", ".join(medians)))
+            parts.append(_("Median answer, {medians}.").format(medians=format_list(medians)))
     else:
         answer, accepted = option_label(q["template"], q["truth"]), q["accepted"]
         parts.append(_("The answer: {answer}; {accepted} count.").format(
-            answer=answer, accepted=", ".join(option_label(q["template"], a) for a in accepted))
+            answer=answer, accepted=format_list(option_label(q["template"], a) for a in accepted))
             if len(accepted) > 1 else _("The answer: {answer}.").format(answer=answer))
     return sentences(*parts)
 

@@ -14,7 +14,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from ..i18n import N_, _, sentences
+from ..i18n import N_, _, format_list, sentences
 from . import ids
 from .pictures import question_example
 from .store import JoinWait, NotFound, StoreError, schema
@@ -117,15 +117,15 @@ def result_text(q: dict, answers: dict) -> str:
                                                                                     tolerance=q["tolerance"])
         elif len(q["accepted"]) > 1:
             truth = _("The answer: {answer} ({accepted} count).").format(
-                answer=answer, accepted=", ".join(words(q, a) for a in q["accepted"]))
+                answer=answer, accepted=format_list(words(q, a) for a in q["accepted"]))
         else:
             truth = _("The answer: {answer}.").format(answer=answer)
         last = second if second is not None else first
         return sentences(own, truth, _("Well predicted!") if schema.right(q, last) else "")
     if phase == "vote2":
-        text = "" if first is None else _("Your first vote: {answer}.").format(answer=words(q, first)) + " "
-        return text + ("" if second is None else _("Your second vote so far: {answer}. You can change it.").format(
-            answer=words(q, second)))
+        return sentences("" if first is None else _("Your first vote: {answer}.").format(answer=words(q, first)),
+                         "" if second is None else _("Your second vote so far: {answer}. You can change it.").format(
+                             answer=words(q, second)))
     if first is None:
         return ""
     return _("Your first vote: {answer}.").format(answer=words(q, first)) if phase != "vote1" else \

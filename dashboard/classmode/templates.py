@@ -94,7 +94,9 @@ def prompt_text(q: dict) -> str:
     if q["template"] not in LAB:
         s = Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
         tau = f"τ = {s.temperature:g}" if s.scale == "tau" else _(SCALES[s.scale])
-        words["setting"] = f"{_(WEIGHTS[s.weights])}, h = {s.h}, {tau}"
+        # Translators: a question's setting: the weights, the number of heads, the scale ("trained weights, h = 4,
+        # τ = 2"); Chinese with its own comma: "{weights}，h = {h}，{scale}"
+        words["setting"] = _("{weights}, h = {h}, {scale}").format(weights=_(WEIGHTS[s.weights]), h=s.h, scale=tau)
     return _(PROMPTS[template]).format(h=q["h"], query=q.get("query_index"), key=q.get("key_index"), **words)
 
 

@@ -7,7 +7,7 @@ from dash import html
 
 from .. import bugs, checks, figures
 from ..attention import MultiHeadResult
-from ..i18n import N_, _, sentences
+from ..i18n import N_, _, sentences, vector
 from ..state import Setting
 
 # Translators: what a check does with a bug: "caught", "missed" or "cannot tell" (a cell of a table)
@@ -148,7 +148,7 @@ FIRST_DIFFERENCE = {  # translated where shown
 
 
 def number(value: np.ndarray) -> str:
-    return f"{float(value):.3f}" if np.ndim(value) == 0 else "(" + ", ".join(f"{v:+.3f}" for v in value) + ")"
+    return f"{float(value):.3f}" if np.ndim(value) == 0 else vector(value)
 
 
 def path(steps: list[checks.PathStep], i: int, r: int, j: int, label: str, anywhere: bool) -> html.Div:

@@ -7,6 +7,7 @@ query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their
 
 from __future__ import annotations
 
+import numpy as np
 from dash import Output, html
 
 from .. import attention as core
@@ -51,5 +52,7 @@ def update_drilldown(shared, cell):
     ex, result = model(s)
     i, r, j = selected
     panel = explanation(explain.cell_path(ex.X, result, i, r, j), i, r, j)
-    panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j))  # the influence path
+    influences = result.A[i, r] * np.linalg.norm(explain.value_outputs(result, ex.W_O)[i], axis=-1)  # N^(i)_r.
+    panel.children.append(cell_table(explain.cell_influence(result, ex.W_O, i, r, j), i, r, j, result.A[i, r],
+                                     influences))  # the influence path
     return panel

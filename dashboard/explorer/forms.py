@@ -7,7 +7,7 @@ from dash import Output, html, no_update
 from .. import attention as core
 from ..figures import Display
 from ..figures import explain as fig
-from ..i18n import _, lru_cache
+from ..i18n import _, format_list, lru_cache
 from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .controls import CELL, MODEL, Cell, ModelView
@@ -41,7 +41,7 @@ def rank_text(h: int, ranks) -> str:
     same = len(set(ranks.tolist())) == 1
     # Translators: the rank of a matrix (linear algebra), e.g. "rank 2" or "ranks 2, 1"
     ranks_said = (_("rank {rank}").format(rank=int(ranks[0])) if same else
-                  _("ranks {ranks}").format(ranks=", ".join(str(int(k)) for k in ranks)))
+                  _("ranks {ranks}").format(ranks=format_list(int(k) for k in ranks)))
     if d_k == 1:
         reading = _("each M_i is an outer product: a head compares tokens along one direction only, "
                     "so its logits x_rᵀ M_i x_j depend on two numbers, one per token.")

@@ -7,10 +7,10 @@ import numpy as np
 from dash import Output, html
 
 from .. import attention as core
-from .. import explain, figures
+from .. import explain
 from ..figures import Display
 from ..figures import explain as fig
-from ..i18n import _, lru_cache, ngettext
+from ..i18n import _, format_list, lru_cache, ngettext
 from ..state import SETTINGS_CACHED, Setting, model
 from .controls import MODEL, ModelView
 from .ui import graph, text_beside_view
@@ -36,7 +36,8 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
     d_k = core.D_MODEL // h
     if h == 1:
         return _("With h = 1 there is one head: the concatenation is head₁ = A V, and W_O only mixes its features.")
-    parts = ", ".join(f"{figures.head_title(i)}: {s:.2f}" for i, s in enumerate(sizes))
+    # Translators: an attention head's number and the size of its term, "head 1: 0.52" (Chinese: "头 1：0.52")
+    parts = format_list(_("head {k}: {size:.2f}").format(k=i + 1, size=s) for i, s in enumerate(sizes))
     # Translators: {parts} lists each head's size, e.g. "head 1: 0.52, head 2: 0.61"; headᵢ is the seed's notation
     return ngettext("Each head writes its own {d_k} column of the concatenation. Row block i of W_O reads only head "
                     "i, so MultiHead(X) = Σᵢ headᵢ W_O⁽ⁱ⁾: a sum of one term per head, and W_O is where they meet. The "

@@ -4,34 +4,31 @@ the heads' effects, and the drill-down's path from a weight to its influence."""
 
 from __future__ import annotations
 
-from functools import reduce
-
 import numpy as np
 from dash import html
 
 from .. import explain, figures, margins
 from ..figures.influence import influence_label
-from ..i18n import _, sentences
+from ..i18n import _, format_list, pgettext, sentences, vector
 from .summary import as_shown, heads_named
 
 
-def ordinal(k: int) -> str:
-    k = int(k)
-    last = 0 if 10 <= k % 100 <= 20 else k % 10
-    # Translators: ordinals, "1st", "2nd", "3rd", "4th" (a rank); in a language with one form, translate all alike.
-    forms = {1: _("{k}st"), 2: _("{k}nd"), 3: _("{k}rd")}
-    # Translators: ordinals, "4th", "11th" (a rank); in a language with one form, translate all alike.
-    return forms.get(last, _("{k}th")).format(k=k)
+def rank_text(k: int, values: np.ndarray, margin: float, n: int) -> str:
+    """The rank of values[k] in its row as a whole message: "rank 3 of 12", or, when other keys sit within `margin`
+    of it, the ranks it could hold and that they are too close to tell (margins.py)."""
+    x = np.asarray(values, dtype=float)
+    best = 1 + int((x > x[k] + margin).sum())
+    worst = int((x >= x[k] - margin).sum())
+    if best == worst:
+        # Translators: a key's rank in a row of attention keys, 1 the largest: "rank 3 of 12"
+        return _("rank {rank} of {n}").format(rank=best, n=n)
+    # Translators: a key's rank when other keys are within the margin of it: "ranks 2 to 5 of 12, too close to tell"
+    return _("ranks {best} to {worst} of {n}, too close to tell").format(best=best, worst=worst, n=n)
 
 
 def rho_text(rho: float) -> str:
     # Translators: Spearman's rank correlation is undefined when every attention key has the same value.
     return _("undefined (every key ties)") if np.isnan(rho) else f"{rho:+.2f}"
-
-
-def and_list(values: list[str]) -> str:
-    """'a and b and c'."""
-    return reduce(lambda a, b: _("{a} and {b}").format(a=a, b=b), values)
 
 
 def top_key(ranks: np.ndarray) -> int:
@@ -60,10 +57,11 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     sup = figures.head_sup(i)
     # Translators: {weight} and {influence} are formulas, as A⁽¹⁾[2, 5] = 0.300; "key" is an attention key.
     # Translators: {share} as "5%": the keys that carry at least that share of the row's influence ΣⱼN
+    # Translators: {weight_rank}, {influence_rank}: ranks among the {n} keys, 1 the largest
     moves = _("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the row's influence, "
-              "key {j} moves most: {weight_rank} of {n} by weight ({weight}) but {influence_rank} by influence "
-              "({influence}).").format(share=margins.SHARE, 
-        head=i + 1, r=r, j=j, n=n, weight_rank=ordinal(w_rank), influence_rank=ordinal(n_rank),
+              "key {j} moves most: rank {weight_rank} of {n} by weight ({weight}) but rank {influence_rank} by "
+              "influence ({influence}).").format(share=margins.SHARE,
+        head=i + 1, r=r, j=j, n=n, weight_rank=w_rank, influence_rank=n_rank,
         weight=f"{A}[{r}, {j}] = {weight:.3f}", influence=f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}")
     # Translators: {size} is a formula, ‖v⁽¹⁾_5 W_O⁽¹⁾‖ = 0.812: the length of an attention key's value; "it" is
     # that key.
@@ -81,7 +79,7 @@ def disagreement_text(q: explain.QueryRanking) -> str:
                 "({low:.3f} to {high:.3f}).")
     why = why.format(size=f"‖v{sup}_{j} W_O{sup}‖ = {size:.3f}", k=int(q.passed[0]), other=others[0],
                      count=len(others), low=others.min(), high=others.max())
-    return f"{moves} {why} {agree}"
+    return sentences(moves, why, agree)
 
 
 def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
@@ -133,27 +131,36 @@ def head_text(entropy: np.ndarray, effect: explain.HeadEffect) -> str:
         return _("With one head, switching it off takes away the whole output: an output moves by {off:.3f} on "
                  "average, while its keys' pieces add up to {total:.3f} before they cancel. Its rows carry "
                  "{bits:.2f} bits.").format(off=off[0], total=total[0], bits=entropy[0])
-    bits, m = [as_shown(e) for e in entropy], int(np.argmax(off))
-    sharpest = [i for i, b in enumerate(bits) if b == min(bits)]
-    if len(sharpest) > 1:
-        # Translators: {heads} names two or more attention heads, as "heads 1, 3"; {moves}: "0.120 and 0.340".
-        text = (_("{heads} are the sharpest ({bits:.2f} bits a row); switching each off moves an output by {moves} on "
-                  "average; head {m} matters most ({off:.3f}, with {m_bits:.2f} bits a row).") if m not in sharpest else
-                _("{heads} are the sharpest ({bits:.2f} bits a row); switching each off moves an output by {moves} on "
-                  "average: head {m}, one of them, is also the one that matters most."))
-        return text.format(heads=heads_named([i + 1 for i in sharpest]).capitalize(), bits=min(bits),
-                           moves=and_list([f"{off[i]:.3f}" for i in sharpest]), m=m + 1, off=off[m], m_bits=bits[m])
-    s = sharpest[0]
-    place = 1 + int((off > off[s]).sum())
-    # Translators: {place} is an ordinal, as "2nd"; attention heads, with their rows' entropy in bits.
-    text = (_("Head {s} is the sharpest ({bits:.2f} bits a row), and switching it off moves an output by {off:.3f} on "
-              "average, the {place} largest change of the {h} heads; head {m} matters most ({m_off:.3f}, with "
-              "{m_bits:.2f} bits a row).") if m != s else
-            _("Head {s} is the sharpest ({bits:.2f} bits a row), and switching it off moves an output by {off:.3f} on "
-              "average, the {place} largest change of the {h} heads: here the sharpest head is also the one that "
-              "matters most."))
-    return text.format(s=s + 1, bits=entropy[s], off=off[s], place=ordinal(place), h=h, m=m + 1, m_off=off[m],
-                       m_bits=entropy[m])
+    # The sharpest by margins.BITS, as the summary beside it; "matters most" by margins.SHARE of the largest change.
+    sharp = margins.compare(entropy, margins.BITS, lower_is_better=True)
+    most = margins.compare(off, margins.SHARE * float(off.max()))
+    s, m = sharp.best, most.best
+    if sharp.clear:
+        # Translators: attention head {s}; its rows' entropy in bits; the mean change of an output when it is off
+        first = _("Head {s} is the sharpest ({bits:.2f} bits a row); switching it off moves an output by {off:.3f} on "
+                  "average.").format(s=s + 1, bits=entropy[s], off=off[s])
+    else:
+        close = sorted(sharp.close)
+        # Translators: {heads} names attention heads, as "heads 1, 2, and 4"; {bits}: "2.41, 2.42, and 2.44"
+        first = _("No head is clearly the sharpest: {heads} carry {bits} bits a row, within {margin} bits of each "
+                  "other.").format(heads=heads_named([k + 1 for k in close]), margin=margins.BITS,
+                                   bits=format_list([f"{entropy[k]:.2f}" for k in close]))
+    if most.clear and sharp.clear and m == s:
+        # Translators: {share} as "5%": no other attention head's change comes that close to the largest
+        second = _("Here the sharpest head is also the one that matters most: no other head's change comes within "
+                   "{share:.0%} of it.").format(share=margins.SHARE)
+    elif most.clear:
+        second = _("Head {m} matters most ({m_off:.3f} on average, with {m_bits:.2f} bits a row): no other head's "
+                   "change comes within {share:.0%} of it.").format(m=m + 1, m_off=off[m], m_bits=entropy[m],
+                                                                   share=margins.SHARE)
+    else:
+        close = sorted(most.close)
+        # Translators: {heads} names attention heads; {moves}: "0.120 and 0.124"; {share} as "5%"
+        second = _("No head clearly matters most: switching off {heads} moves an output by {moves} on average, "
+                   "within {share:.0%} of the largest.").format(heads=heads_named([k + 1 for k in close]),
+                                                               moves=format_list([f"{off[k]:.3f}" for k in close]),
+                                                               share=margins.SHARE)
+    return sentences(first, second)
 
 
 def head_table(entropy: np.ndarray, effect: explain.HeadEffect, n: int) -> html.Table:
@@ -175,20 +182,22 @@ def head_table(entropy: np.ndarray, effect: explain.HeadEffect, n: int) -> html.
         className="table table-sm drill-table influence-heads-table w-auto")
 
 
-def cell_table(c: explain.CellInfluence, i: int, r: int, j: int) -> html.Div:
-    """The drill-down's path from the weight A^(i)_rj to what key j adds to output r through head i."""
+def cell_table(c: explain.CellInfluence, i: int, r: int, j: int, weights: np.ndarray,
+               influences: np.ndarray) -> html.Div:
+    """The drill-down's path from the weight A^(i)_rj to what key j adds to output r through head i; `weights` and
+    `influences` are row r's A^(i)_r. and N^(i)_r., for the ranks (too close to tell within the margins)."""
     s = figures.head_sup(i)
-    vector = lambda v: "(" + ", ".join(f"{x:+.3f}" for x in v) + ")"  # noqa: E731
-    # Translators: a rank, as "3rd of 12".
-    rank = lambda k: _("{rank} of {n}").format(rank=ordinal(k), n=c.n)
+    weight_rank = rank_text(j, weights, margins.WEIGHT, c.n)
+    influence_rank = rank_text(j, influences, margins.SHARE * float(np.sum(influences)), c.n)
     # Translators: the steps from an attention weight to its influence: the weight, the key's value (its vector),
     # that value written into the output, its length, and the influence = weight × length.
-    rows = [(_("weight"), f"A{s}[{r}, {j}]", f"{c.weight:.3f}", rank(c.weight_rank)),
-            (_("value"), f"v{s}_{j}", vector(c.value), ""),
+    rows = [(_("weight"), f"A{s}[{r}, {j}]", f"{c.weight:.3f}", weight_rank),
+            # Translators: attention's value vector v (not a number)
+            (pgettext("a value vector", "value"), f"v{s}_{j}", vector(c.value), ""),
             (_("into the output"), f"v{s}_{j} W_O{s}", vector(c.value_out), ""),
             (_("its length"), f"‖v{s}_{j} W_O{s}‖", f"{c.size:.3f}", ""),
             (_("influence"), _("{N} = weight × length").format(N=f"N{s}[{r}, {j}]"),
-             f"{c.weight:.3f} × {c.size:.3f} = {c.influence:.3f}", rank(c.influence_rank))]
+             f"{c.weight:.3f} × {c.size:.3f} = {c.influence:.3f}", influence_rank)]
     return html.Div([
         html.Table(
             # Translators: attention key {j}, output (query) {r}, attention head {head}; {formula} is math.

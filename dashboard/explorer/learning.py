@@ -11,7 +11,7 @@ from .. import figures, i18n, limits, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
 from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
-from ..i18n import _, sentences
+from ..i18n import _, clauses, format_list, sentences
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
@@ -164,7 +164,8 @@ def loss_text(seed: int) -> str:
     """The test losses as the curves' titles show them (three decimals), and where h = 1's ended against the
     dashed line, compared as shown."""
     runs = trainer.training_runs(seed)
-    losses = "; ".join(f"h = {h}: {run.test_loss:.3f}" for h, run in runs.items())
+    # Translators: a number of heads h and its test loss, "h = 1: 0.354" (Chinese: "h = 1：0.354")
+    losses = format_list(_("h = {h}: {loss:.3f}").format(h=h, loss=run.test_loss) for h, run in runs.items())
     one, line = (as_shown(x, 3) for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
     if one < line:
         ended = _("h = 1 ended below the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
@@ -214,7 +215,7 @@ def roles(own: list, nxt: list, A: np.ndarray, step: int) -> str:
                   "mixes all eight features with this one map").format(head=figures.head_label(0), own=own[0],
                                                                        next=nxt[0])
     else:
-        heads = "; ".join(role(figures.head_label(i), o, x) for i, (o, x) in enumerate(zip(own, nxt)))
+        heads = clauses(role(figures.head_label(i), o, x) for i, (o, x) in enumerate(zip(own, nxt)))
     # Translators: {heads} is what each attention head does ("A⁽¹⁾ puts most on …; A⁽²⁾ …").
     return _("At step {step}, in this run: {heads}. The largest weight in the maps is {largest:.2f}, against "
              "{even:.2f} for even attention.").format(step=step, heads=heads, largest=A.max(),

@@ -8,7 +8,7 @@ from dash import Output, html
 
 from .. import attention as core
 from .. import explain, figures, margins
-from ..i18n import _, ngettext, sentences
+from ..i18n import _, format_list, ngettext, sentences
 from ..state import model
 from .controls import MODEL, ModelView
 from .wiring import callback
@@ -34,9 +34,9 @@ def as_shown(value: float, digits: int = 2) -> float:
 
 
 def heads_named(heads: list[int]) -> str:
-    """'head 2' or 'heads 1, 3'."""
-    # Translators: attention heads, e.g. "heads 1, 3"
-    return ngettext("head {heads}", "heads {heads}", len(heads)).format(heads=", ".join(map(str, heads)))
+    """'head 2' or 'heads 1 and 3', the list as the language joins one (i18n.format_list)."""
+    # Translators: attention heads, e.g. "heads 1 and 3"; {heads} is a list the language's own way ("1、3")
+    return ngettext("head {heads}", "heads {heads}", len(heads)).format(heads=format_list(heads))
 
 
 def sharpest_text(summary: explain.HeadSummary, n: int) -> str:
@@ -63,7 +63,7 @@ def roles_text(summary: explain.HeadSummary) -> str:
     # Translators: the roles of trained attention heads: {own}, {next}, {mixed} are lists of heads or "none"
     return _("Trained, the heads take roles: own cluster (more than half a row's weight on it): {own}; next "
              "cluster: {next}; mixed: {mixed}.").format(
-                 **{name: ", ".join(map(str, heads)) if heads else _("none")
+                 **{name: format_list(heads) if heads else _("none")
                     for name, heads in zip(("own", "next", "mixed"), groups)})
 
 
@@ -81,7 +81,7 @@ def reading(summary: explain.HeadSummary, n: int, trained: bool = False) -> str:
     if favour:
         favoured = ngettext("head {heads} puts more than the uniform {uniform_own:.2f} on a token's own cluster",
                             "heads {heads} put more than the uniform {uniform_own:.2f} on a token's own cluster",
-                            len(favour)).format(heads=", ".join(map(str, favour)), uniform_own=uniform_own)
+                            len(favour)).format(heads=format_list(favour), uniform_own=uniform_own)
     else:
         favoured = _("no head puts clearly more than the uniform {uniform_own:.2f} on a token's own cluster").format(
             uniform_own=uniform_own)

@@ -10,7 +10,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, html
 
 from .. import limits, trainer, training
-from ..i18n import _
+from ..i18n import _, format_list
 from ..urls import url_param
 from .controls import MODEL, HeadsView
 from .trained import TRAINED, Shown
@@ -117,7 +117,7 @@ def update_surgery(shared, trained, cuts):
         change = _("test loss (MSE) {before:.4f} as trained → {after} untouched.")
     ahead, _mark, behind = change.format(before=before, after="\0", times=after / before).partition("\0")
     # Translators: the test loss with one attention head switched off.
-    off = "; ".join(_("head {k} off {loss:.3f}").format(k=i + 1, loss=loss) for i, loss in enumerate(each_off))
+    off = format_list(_("head {k} off {loss:.3f}").format(k=i + 1, loss=loss) for i, loss in enumerate(each_off))
     return html.Div([
         html.P([ahead, html.Strong(f"{after:.4f}"), behind], className="mb-1"),
         html.P(_("With one head switched off: {losses}. The dashed line above, 3/8 = {floor:.3f}, is the least error "

@@ -9,7 +9,7 @@ from dash import Input
 
 from .. import limits
 from ..attention import HEAD_CHOICES
-from ..i18n import _
+from ..i18n import _, format_list
 from .ids import LEARN_READY, LEARN_REQUESTED
 
 TRAINED = {"seed": Input(LEARN_REQUESTED, "data"), "ready": Input(LEARN_READY, "data")}
@@ -21,9 +21,8 @@ def bad_training_seed() -> str:
 
 
 def training_message(seed: int) -> str:
-    # Translators: a status while the learning lab trains; "h = 1, 2, 4 and 8" are the numbers of heads.
-    return _("training seed {seed} for h = {heads} and {last} …").format(
-        seed=seed, heads=", ".join(map(str, HEAD_CHOICES[:-1])), last=HEAD_CHOICES[-1])
+    # Translators: a status while the learning lab trains; {heads}: the numbers of heads, as "1, 2, 4, and 8"
+    return _("training seed {seed} for h = {heads} …").format(seed=seed, heads=format_list(HEAD_CHOICES))
 
 
 class Shown(NamedTuple):

@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..i18n import _
-from . import DESKTOP, FEATURE_SCALE, Display, head_title, heatmap_grid
+from . import DESKTOP, FEATURE_SCALE, Display, heatmap_grid
 
 
 def layer_heatmaps(A: np.ndarray, which: str, zmax: float, display: Display = DESKTOP) -> dict:
     """One layer's A^(i), head by head, (h, n, n), titled by `which` layer it is (translated by the caller); the
     correct layer's figure and the buggy one's share `zmax` and the grid, so head i sits in the same place in both."""
-    return heatmap_grid(A, [f"{head_title(i)}, {which}" for i in range(len(A))], zmax=zmax, display=display)
+    # Translators: a panel's title: an attention head and which layer it is, "head 1, correct" (Chinese: "头 1，正确")
+    return heatmap_grid(A, [_("head {k}, {layer}").format(k=i + 1, layer=which) for i in range(len(A))], zmax=zmax,
+                        display=display)
 
 
 def output_difference(correct: np.ndarray, buggy: np.ndarray, label: str, display: Display = DESKTOP) -> dict:

@@ -163,9 +163,12 @@ def owner(address: str) -> str:
 
 
 def invalid(message: str) -> Invalid:
-    """check_int's error for a student: the rule, without the value it got (which may be a forged one)."""
-    got = _(", got {value}").partition("{value}")[0]  # check_int's, in the request's language
-    return Invalid((message.partition(got)[0] if got else message).removesuffix(".") + ".")
+    """check_int's error for a student: the rule, without the value it got (which may be a forged one): check_int
+    reads `without_value` and says the rule alone, a whole message."""
+    return Invalid(message)
+
+
+invalid.without_value = True
 
 
 def answer(kind: str, n: int | None, value, name: str = N_("The answer")) -> float | int:
