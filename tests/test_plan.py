@@ -13,7 +13,7 @@ from tests.util import fire, texts
 
 QUESTION = {"template": "key", "timer": 30, "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed",
             "tau": 0, "head": 2, "query": 1}
-EDIT = dict(add=None, edits=[], upload=None, clear=None, search="", notes="", plan=None, at=None)
+EDIT = dict(presses=[1] * 5, upload=None, search="", notes="", plan=None, at=None, pick=None)
 
 
 def clicked(callback, button, value=1, **values):
@@ -59,28 +59,33 @@ def test_a_view_this_version_cannot_show_is_not_added():
     assert out["notes"].__class__.__name__ == "NoUpdate"  # the notes stay for another try
 
 
-@pytest.mark.parametrize("do, order, at", [("up", [2, 1, 3], 0), ("down", [1, 3, 2], 2), ("remove", [1, 3], None)])
-def test_each_step_s_buttons_move_or_remove_it_and_the_current_step_follows(do, order, at):
+@pytest.mark.parametrize("do, order, at", [("plan-up", [2, 1, 3], 0), ("plan-down", [1, 3, 2], 2),
+                                         ("plan-remove", [1, 3], None)])
+def test_the_picked_step_s_buttons_move_or_remove_it_and_the_current_step_follows(do, order, at):
     steps = build("?h=1", "?h=2", "?h=4")
-    out = clicked(plan.edit, {"type": plan.EDIT, "step": 1, "do": do}, **{**EDIT, "plan": {"steps": steps}, "at": 1})
+    out = clicked(plan.edit, do, **{**EDIT, "plan": {"steps": steps}, "at": 1, "pick": 1})
     assert [s["notes"] for s in out["plan"]["steps"]] == [f"notes {k}" for k in order]
-    assert out["at"] == at
+    assert out["at"] == at and out["pick"] == at
 
 
-def test_a_step_s_buttons_fire_with_no_click_when_the_list_is_drawn_and_change_nothing():
+def test_moving_another_step_keeps_the_current_one():
+    steps = build("?h=1", "?h=2", "?h=4")
+    out = clicked(plan.edit, "plan-down", **{**EDIT, "plan": {"steps": steps}, "at": 2, "pick": 0})
+    assert [s["notes"] for s in out["plan"]["steps"]] == ["notes 2", "notes 1", "notes 3"]
+    assert out["at"] == 2 and out["pick"] == 1
+
+
+@pytest.mark.parametrize("pick", [None, 9, -1, "1", 1.0, True, [0]])
+def test_a_forged_pick_changes_no_step(pick):
     steps = build("?h=1", "?h=2")
-    out = clicked(plan.edit, {"type": plan.EDIT, "step": 1, "do": "remove"}, None,
-                  **{**EDIT, "plan": {"steps": steps}})
-    assert all(v.__class__.__name__ == "NoUpdate" for v in out.values())
+    for button in plan.MOVES:
+        out = clicked(plan.edit, button, **{**EDIT, "plan": {"steps": steps}, "pick": pick})
+        assert out["plan"] == {"steps": steps}
 
 
-@pytest.mark.parametrize("button", [{"type": plan.EDIT, "step": 9, "do": "up"}, {"type": plan.EDIT, "step": "1",
-                                                                                  "do": "up"},
-                                    {"type": plan.EDIT, "step": 0, "do": "explode"}])
-def test_a_forged_step_button_changes_no_step(button):
-    steps = build("?h=1", "?h=2")
-    out = clicked(plan.edit, button, **{**EDIT, "plan": {"steps": steps}})
-    assert out["plan"] == {"steps": steps}
+def test_clear_empties_the_plan():
+    out = clicked(plan.edit, plan.CLEAR, **{**EDIT, "plan": {"steps": build("?h=1")}, "at": 0})
+    assert out["plan"] == {"steps": []} and out["at"] is None
 
 
 def test_open_checks_the_file_on_the_server_and_says_why_it_refuses():
@@ -103,9 +108,11 @@ def test_save_downloads_the_plan_file_that_opens_again():
     assert fire(plan.save, None, clicks=1, plan={"steps": "forged"}).__class__.__name__ == "NoUpdate"
 
 
-@pytest.mark.parametrize("button", [*presenter.PLAN_KEYS, plan.BACK, plan.FORWARD])
-def test_the_keys_buttons_are_in_the_list_of_shortcuts(button):
-    assert button in [b for b, _keys, _what in presenter.SHORTCUTS] or button in (plan.BACK, plan.FORWARD)
+def test_the_plan_s_keys_are_shortcuts_with_their_buttons_in_the_list():
+    listed = [b for b, _keys, _what in presenter.SHORTCUTS]
+    assert set(presenter.PLAN_KEYS) <= set(listed)
+    ids = [c.id for c in presenter.shortcuts()._traverse() if getattr(c, "id", None)]
+    assert set(presenter.PLAN_KEYS) <= set(ids)
 
 
 def test_pagedown_and_pageup_press_the_plan_s_buttons():
@@ -113,8 +120,8 @@ def test_pagedown_and_pageup_press_the_plan_s_buttons():
     assert keys["PageDown"] == "key-plan-next" and keys["PageUp"] == "key-plan-previous"
 
 
-def step(button, steps, at, search="?h=4&lang=es"):
-    return clicked(plan.step, button, presses=[1, 1, 1, 1], plan={"steps": steps}, at=at, search=search)
+def step(button, steps, at, search="?h=4&lang=es", pick=None):
+    return clicked(plan.step, button, presses=[1] * 5, plan={"steps": steps}, at=at, search=search, pick=pick)
 
 
 def test_pagedown_moves_to_the_next_step_and_sets_its_view_keeping_the_language():
@@ -126,6 +133,13 @@ def test_pagedown_moves_to_the_next_step_and_sets_its_view_keeping_the_language(
     last = step("key-plan-next", steps, 2)  # the last step stays
     assert all(v.__class__.__name__ == "NoUpdate" for v in last.values())
     assert step("key-plan-previous", steps, None)["at"] == 0
+
+
+def test_show_this_step_goes_to_the_picked_step_even_the_current_one():
+    steps = build("?h=1", "?h=2", "?tab=mixing")
+    assert step(plan.GO, steps, None, "", pick=2) == {"at": 2, "search": "?tab=mixing"}
+    assert step(plan.GO, steps, 2, "?h=8", pick=2) == {"at": 2, "search": "?tab=mixing"}  # back to its view
+    assert step(plan.GO, steps, 0, "", pick="2")["at"].__class__.__name__ == "NoUpdate"
 
 
 def test_a_view_at_the_defaults_goes_back_to_them():
@@ -143,7 +157,7 @@ def test_a_question_step_moves_on_and_leaves_the_address():
 @pytest.mark.parametrize("forged", [None, "plan", {"steps": "x"}, {"steps": [{"kind": "view", "view": "?h=3"}]},
                                     {"steps": [{"kind": "view", "view": "?h=2"}] * 61}, {"steps": [None]}])
 def test_a_forged_plan_steps_nowhere(forged):
-    out = clicked(plan.step, "key-plan-next", presses=[1, 1, 1, 1], plan=forged, at=0, search="")
+    out = clicked(plan.step, "key-plan-next", presses=[1] * 5, plan=forged, at=0, search="", pick=0)
     assert all(v.__class__.__name__ == "NoUpdate" for v in out.values())
 
 
@@ -161,9 +175,11 @@ def test_the_console_shows_the_current_notes_and_what_comes_next_as_text():
     console = html.Div(out["console"])
     assert "Step 1 of 2" in texts(console) and notes in texts(console)
     assert "Next:" in texts(console) and "?tab=mixing&h=2" in texts(console)
+    labels = html.Div([o["label"] for o in out["steps"]])
+    assert notes in texts(labels) and [o["value"] for o in out["steps"]] == [0, 1]
     assert not any("dangerously" in repr(c) or type(c).__name__ in ("Iframe", "Markdown")
-                   for c in html.Div([console, *out["steps"]])._traverse())
-    assert [item.className for item in out["steps"]] == ["plan-step current", "plan-step"]
+                   for c in html.Div([console, labels])._traverse())
+    assert ["now" in texts(o["label"]) for o in out["steps"]] == [True, False]  # the current step is marked
     assert out["save"] is False
     end = plan.show(plan={"steps": steps}, at=1)
     assert "The plan ends here." in texts(html.Div(end["console"]))
@@ -182,3 +198,32 @@ def test_the_console_shows_a_question_step_s_prompt_and_the_way_to_class_mode():
 def test_an_empty_or_forged_plan_shows_how_to_start(forged):
     out = plan.show(plan=forged, at=3)
     assert out["steps"] == [] and out["save"] is True and "No plan yet" in " ".join(texts(html.Div(out["console"])))
+
+
+def test_the_plan_s_callbacks_pass_the_server_s_request_check_with_the_largest_plan():
+    """Over HTTP, through server.is_callback_request and the body limit: the largest plan the page may hold is
+    sent with every press of PageDown, and a callback's body stays under server.MAX_BODY."""
+    from dashboard.server import MAX_BODY
+    from tests.dash_requests import callback_map, explorer_app, request
+
+    client = explorer_app().server.test_client()
+    wide = {"kind": "view", "view": "?tab=equivariance&perm=" + ",".join(map(str, range(47, -1, -1))),
+            "notes": "注" * plans.MAX_NOTES}
+    steps = []
+    while True:  # as many such steps as the plan's byte limit lets the page hold
+        try:
+            steps = plans.check_steps([*steps, wide], plan.url_params())
+        except plans.PlanError:
+            break
+    assert len(plans.file_text(steps).encode()) > 0.97 * plans.MAX_BYTES
+    values = dict(presses=[None, None, None, None, 1], plan={"steps": steps}, at=3, search="?lang=es", pick=None)
+    body = request(next(k for k in callback_map() if "...url.search@" in k), values, changed=["key-plan-next.n_clicks"])
+    assert len(json.dumps(body, ensure_ascii=False).encode()) < MAX_BODY
+    answer = client.post("/_dash-update-component", data=json.dumps(body, ensure_ascii=False),
+                         content_type="application/json")
+    assert answer.status_code == 200, answer.data[:300]
+    assert answer.json["response"]["plan-at"]["data"] == 4
+    added = request("plan.data", dict(presses=[1, None, None, None, None], upload=None, search="?h=3", notes="",
+                                      plan={"steps": steps[:2]}, at=None, pick=None), changed=["plan-add.n_clicks"])
+    answer = client.post("/_dash-update-component", json=added)
+    assert answer.status_code == 200 and "h = 3" in answer.json["response"]["plan-message"]["children"]

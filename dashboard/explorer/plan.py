@@ -15,7 +15,7 @@ import functools
 import json
 
 import dash_bootstrap_components as dbc
-from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
+from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import lecture_plan as plans, limits
 from ..i18n import _, language
@@ -32,10 +32,12 @@ OPEN = "plan-open"
 CLEAR = "plan-clear"
 DOWNLOAD = "plan-download"
 MESSAGE = "plan-message"
-STEPS = "plan-steps"
 CONSOLE = "plan-console"
-EDIT = "plan-edit"  # a step's button: {"type": EDIT, "step": k, "do": one of MOVES}
-MOVES = {"up": -1, "down": 1, "remove": 0}
+PICK = "plan-pick"  # the steps, as a list to pick one from: its index
+# What the picked step's buttons do to it. (One button per step would need pattern-matching ids, which the
+# server's check of a callback's request, server.is_callback_request, does not take.)
+MOVES = {"plan-up": -1, "plan-down": 1, "plan-remove": 0}
+GO = "plan-go"  # show the picked step
 BACK, FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next, beside the keys' buttons
 CLASS_MODE = "/class"  # the header's link to class mode
 
@@ -58,7 +60,10 @@ def layout() -> html.Details:
             html.Div(id=CONSOLE, className="plan-console", role="status", **{"aria-live": "polite"}),
             html.Div([button(_("previous step (PgUp)"), BACK), button(_("next step (PgDn)"), FORWARD)],
                      className="d-flex gap-2 my-2"),
-            html.Ol(id=STEPS, className="plan-steps"),
+            dbc.RadioItems(id=PICK, options=[], value=None, className="plan-steps", labelClassName="plan-step"),
+            html.Div([button(_("show this step"), GO), button(_("move up"), "plan-up"),
+                      button(_("move down"), "plan-down"), button(_("remove"), "plan-remove")],
+                     className="d-flex flex-wrap gap-2 my-2"),
             dbc.Label(_("notes for this view (shown only here)"), html_for=NOTES, className="small mb-0"),
             dbc.Textarea(id=NOTES, maxLength=plans.MAX_NOTES, rows=2, className="plan-notes"),
             html.Div(
@@ -89,65 +94,70 @@ def position(at, steps: list[dict]) -> int | None:
     return at if limits.is_int(at) and 0 <= at < len(steps) else None
 
 
-def edited(steps: list[dict], k, do) -> tuple[list[dict], int | None]:
-    """The steps after a step's button (up, down, remove), and where that step went (None: removed or no such)."""
-    if not (limits.is_int(k) and 0 <= k < len(steps) and do in MOVES):
+def edited(steps: list[dict], k, do: str) -> tuple[list[dict], int | None]:
+    """The steps after the picked step's button (up, down, remove), and where that step went (None: removed)."""
+    if position(k, steps) is None:
         return steps, None
     steps = list(steps)
     step = steps.pop(k)
-    if do == "remove":
+    if do == "plan-remove":
         return steps, None
     to = min(len(steps), max(0, k + MOVES[do]))
     steps.insert(to, step)
     return steps, to
 
 
-# Every change of the plan: add the page's view, a step's up, down or remove, open a file, clear.
+# Every change of the plan: add the page's view, the picked step's up, down or remove, open a file, clear.
 @callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
-                      notes=Output(NOTES, "value")),
-          inputs=dict(add=Input(ADD, "n_clicks"), edits=Input({"type": EDIT, "step": ALL, "do": ALL}, "n_clicks"),
-                      upload=Input(OPEN, "contents"), clear=Input(CLEAR, "n_clicks")),
+                      notes=Output(NOTES, "value"), pick=Output(PICK, "value")),
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, CLEAR, *MOVES]], upload=Input(OPEN, "contents")),
           state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
-                     at=State(AT, "data")),
+                     at=State(AT, "data"), pick=State(PICK, "value")),
           prevent_initial_call=True)
-def edit(add, edits, upload, clear, search, notes, plan, at):
-    out = dict(plan=no_update, at=no_update, message="", notes=no_update)
+def edit(presses, upload, search, notes, plan, at, pick):
+    out = dict(plan=no_update, at=no_update, message="", notes=no_update, pick=no_update)
     button, steps = ctx.triggered_id, stored(plan)
     try:
         if button == ADD:
             steps = plans.view_step(search, notes, url_params(), steps)
-            out.update(notes="", message=plans.count_text(steps))
+            out.update(notes="", message=plans.count_text(steps), pick=len(steps) - 1)
         elif button == OPEN:
             steps = plans.parse_upload(upload, url_params())
             at = None
-            out["message"] = plans.count_text(steps)
+            out.update(message=plans.count_text(steps), pick=None)
         elif button == CLEAR:
             steps, at = [], None
-        elif isinstance(button, dict) and ctx.triggered[0]["value"]:  # a new step's buttons fire with no click
-            k, now = button.get("step"), position(at, steps)
-            steps, moved = edited(steps, k, button.get("do"))
-            at = moved if now == k else now  # the current step follows its buttons
+            out["pick"] = None
+        elif button in MOVES:
+            now = position(at, steps)
+            steps, moved = edited(steps, pick, button)
+            at = moved if now == pick else now  # the current step follows its buttons
+            out["pick"] = moved
         else:
-            return dict(plan=no_update, at=no_update, message=no_update, notes=no_update)
+            return {**out, "message": no_update}
     except plans.PlanError as e:
         return {**out, "message": str(e)}
     return {**out, "plan": {"steps": steps}, "at": position(at, steps)}
 
 
-# PageDown and PageUp (presenter.SHORTCUTS), or the panel's buttons: the next or previous step. A view step sets the
-# page's address (its language kept), and the address sets every control.
+# PageDown and PageUp (presenter.SHORTCUTS), the panel's buttons, or "show this step": a view step sets the page's
+# address (its language kept), and the address sets every control.
 @callback(output=dict(at=Output(AT, "data", allow_duplicate=True), search=Output(URL, "search", allow_duplicate=True)),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_KEYS, BACK, FORWARD]]),
-          state=dict(plan=State(PLAN, "data"), at=State(AT, "data"), search=State(URL, "search")),
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_KEYS, BACK, FORWARD, GO]]),
+          state=dict(plan=State(PLAN, "data"), at=State(AT, "data"), search=State(URL, "search"),
+                     pick=State(PICK, "value")),
           prevent_initial_call=True)
-def step(presses, plan, at, search):
-    steps = stored(plan)
-    by = {**PLAN_KEYS, BACK: -1, FORWARD: 1}.get(ctx.triggered_id)
-    if not steps or by is None:
-        return dict(at=no_update, search=no_update)
-    k = position(at, steps)
-    k = 0 if k is None else min(len(steps) - 1, max(0, k + by))
-    if k == position(at, steps):
+def step(presses, plan, at, search, pick):
+    steps, button = stored(plan), ctx.triggered_id
+    now = position(at, steps)
+    if button == GO:
+        k = position(pick, steps)
+    elif button in (*PLAN_KEYS, BACK, FORWARD) and steps:
+        by = {**PLAN_KEYS, BACK: -1, FORWARD: 1}[button]
+        k = 0 if now is None else min(len(steps) - 1, max(0, now + by))
+    else:
+        k = None
+    if k is None or k == now and button != GO:
         return dict(at=no_update, search=no_update)
     return dict(at=k, search=with_language(steps[k]["view"], search) if steps[k]["kind"] == "view" else no_update)
 
@@ -208,22 +218,17 @@ def console(steps: list[dict], k: int | None) -> list:
     return out
 
 
-@callback(output=dict(steps=Output(STEPS, "children"), console=Output(CONSOLE, "children"),
+@callback(output=dict(steps=Output(PICK, "options"), console=Output(CONSOLE, "children"),
                       save=Output(SAVE, "disabled")),
           inputs=dict(plan=Input(PLAN, "data"), at=Input(AT, "data")))
 def show(plan, at):
     steps = stored(plan)
     k = position(at, steps)
-
-    def buttons(i):
-        labels = {"up": ("↑", _("move up")), "down": ("↓", _("move down")), "remove": ("✕", _("remove"))}
-        return [html.Button(text, id={"type": EDIT, "step": i, "do": do}, className="btn btn-sm btn-link py-0",
-                            title=title, **{"aria-label": title}) for do, (text, title) in labels.items()]
-
-    items = [html.Li([*describe(s), html.Span(buttons(i), className="plan-step-buttons")],
-                     className="plan-step current" if i == k else "plan-step",
-                     **({"aria-current": "step"} if i == k else {})) for i, s in enumerate(steps)]
-    return dict(steps=items, console=console(steps, k), save=not steps)
+    # Translators: marks the lecture plan's current step in its list
+    now = [html.Span(_("now"), className="badge text-bg-primary ms-1")]
+    options = [{"label": html.Span(describe(s) + (now if i == k else []), className="plan-step-text"), "value": i}
+               for i, s in enumerate(steps)]
+    return dict(steps=options, console=console(steps, k), save=not steps)
 
 
 @callback(Output(DOWNLOAD, "data"), Input(SAVE, "n_clicks"), State(PLAN, "data"), prevent_initial_call=True)
