@@ -29,9 +29,9 @@ from urllib.parse import parse_qsl, urlencode
 from .i18n import LANGUAGES, N_, _, ngettext
 
 FORMAT = "attention-explorer lecture plan"  # class mode's PLAN_FORMAT: one kind of file (a test holds them equal)
-VERSION = 2
+PLAN_VERSION = 2
 MAX_BYTES = 46 * 1024  # a file, and the store the page keeps it in, stays under class mode's upload limit
-MAX_STEPS = 60
+MAX_PLAN_STEPS = 60
 MAX_NOTES = 200  # characters of a step's notes
 MAX_VIEW = 400  # characters of a view's query (a token order of 48 adds about 130)
 KEPT = ("lang",)  # the page's own parameter (explorer config keepParams): allowed in a view, never part of it
@@ -189,8 +189,8 @@ def check_steps(steps, params: list[dict]) -> list[dict]:
     """A plan's steps, each checked (the browser's store, or a file's), within the plan's limits."""
     if not isinstance(steps, list) or not steps:
         raise refuse(NOT_A_PLAN)
-    if len(steps) > MAX_STEPS:
-        raise refuse(N_("A plan holds at most {count} steps."), count=MAX_STEPS)
+    if len(steps) > MAX_PLAN_STEPS:
+        raise refuse(N_("A plan holds at most {count} steps."), count=MAX_PLAN_STEPS)
     checked = [check_step(step, k, params) for k, step in enumerate(steps)]
     if len(file_text(checked).encode()) > MAX_BYTES:
         raise refuse(N_("A plan is at most {size} kB: shorten the notes or split the lecture."),
@@ -219,9 +219,9 @@ def parse(text, params: list[dict]) -> list[dict]:
         if not isinstance(questions, list):
             raise refuse(NOT_A_PLAN)
         return check_steps([{**q, "kind": "question"} if isinstance(q, dict) else q for q in questions], params)
-    if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and version > PLAN_VERSION:
         raise refuse(N_("This plan was saved by a newer version of the explorer: open it there."))
-    if version != VERSION or set(plan) - {"format", "version", "steps", "questions"}:
+    if version != PLAN_VERSION or set(plan) - {"format", "version", "steps", "questions"}:
         raise refuse(NOT_A_PLAN)
     steps = check_steps(plan.get("steps"), params)
     if "questions" in plan and plan["questions"] != question_entries(steps):
@@ -243,7 +243,7 @@ def parse_upload(contents, params: list[dict]) -> list[dict]:
 
 def file_text(steps: list[dict]) -> str:
     """The plan file: its steps, and its questions for class mode (which opens the same file)."""
-    plan = {"format": FORMAT, "version": VERSION, "steps": steps}
+    plan = {"format": FORMAT, "version": PLAN_VERSION, "steps": steps}
     questions = question_entries(steps)
     if questions:
         plan["questions"] = questions
@@ -252,8 +252,8 @@ def file_text(steps: list[dict]) -> str:
 
 def view_step(search, notes, params: list[dict], steps: list[dict]) -> list[dict]:
     """The plan with the page's view (its URL's query) added as the last step, with its notes."""
-    if len(steps) >= MAX_STEPS:
-        raise refuse(N_("A plan holds at most {count} steps."), count=MAX_STEPS)
+    if len(steps) >= MAX_PLAN_STEPS:
+        raise refuse(N_("A plan holds at most {count} steps."), count=MAX_PLAN_STEPS)
     return check_steps([*steps, {"kind": "view", "view": search or "", "notes": notes or ""}], params)
 
 

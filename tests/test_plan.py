@@ -92,10 +92,10 @@ def test_open_checks_the_file_on_the_server_and_says_why_it_refuses():
     steps = build("?h=1", "?h=2", "?tab=mixing")
     text = plans.file_text(steps)
     contents = "data:application/json;base64," + base64.b64encode(text.encode()).decode()
-    out = fire(plan.edit, [f"{plan.OPEN}.contents"], **{**EDIT, "upload": contents, "at": 2})
+    out = fire(plan.edit, [f"{plan.PLAN_OPEN}.contents"], **{**EDIT, "upload": contents, "at": 2})
     assert out["plan"] == {"steps": steps} and out["at"] is None and out["message"] == "A plan of 3 steps."
     bad = text.replace("?tab=mixing", "?tab=mixing&compare=1")
-    out = fire(plan.edit, [f"{plan.OPEN}.contents"],
+    out = fire(plan.edit, [f"{plan.PLAN_OPEN}.contents"],
                **{**EDIT, "upload": "data:application/json;base64," + base64.b64encode(bad.encode()).decode()})
     assert out["message"] == "Step 3: this version of the explorer has no setting compare."
     assert out["plan"].__class__.__name__ == "NoUpdate"
@@ -110,9 +110,9 @@ def test_save_downloads_the_plan_file_that_opens_again():
 
 def test_the_plan_s_keys_are_shortcuts_with_their_buttons_in_the_list():
     listed = [b for b, _keys, _what in presenter.SHORTCUTS]
-    assert set(presenter.PLAN_KEYS) <= set(listed)
+    assert set(presenter.PLAN_STEP_KEYS) <= set(listed)
     ids = [c.id for c in presenter.shortcuts()._traverse() if getattr(c, "id", None)]
-    assert set(presenter.PLAN_KEYS) <= set(ids)
+    assert set(presenter.PLAN_STEP_KEYS) <= set(ids)
 
 
 def test_pagedown_and_pageup_press_the_plan_s_buttons():
@@ -129,7 +129,7 @@ def test_pagedown_moves_to_the_next_step_and_sets_its_view_keeping_the_language(
     assert step("key-plan-next", steps, None) == {"at": 0, "search": "?tab=example&h=8&seed=3&lang=es"}
     assert step("key-plan-next", steps, 0) == {"at": 1, "search": "?h=1&lang=es"}
     assert step("key-plan-previous", steps, 1, "?h=1") == {"at": 0, "search": "?tab=example&h=8&seed=3"}
-    assert step(plan.FORWARD, steps, 1, "") == {"at": 2, "search": "?tab=mixing&h=2"}
+    assert step(plan.STEP_FORWARD, steps, 1, "") == {"at": 2, "search": "?tab=mixing&h=2"}
     last = step("key-plan-next", steps, 2)  # the last step stays
     assert all(v.__class__.__name__ == "NoUpdate" for v in last.values())
     assert step("key-plan-previous", steps, None)["at"] == 0

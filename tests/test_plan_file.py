@@ -180,13 +180,13 @@ def test_a_step_of_the_wrong_shape_is_refused_naming_it(step):
 
 def test_a_plan_is_at_most_so_many_steps_and_bytes():
     step = {"kind": "view", "view": "?h=2", "notes": "n"}
-    assert len(plans.parse(plan_text([step] * plans.MAX_STEPS), URL_PARAMS)) == plans.MAX_STEPS
-    assert "at most 60 steps" in refusal(plan_text([step] * (plans.MAX_STEPS + 1)))
+    assert len(plans.parse(plan_text([step] * plans.MAX_PLAN_STEPS), URL_PARAMS)) == plans.MAX_PLAN_STEPS
+    assert "at most 60 steps" in refusal(plan_text([step] * (plans.MAX_PLAN_STEPS + 1)))
     with pytest.raises(plans.PlanError, match="at most 60 steps"):
-        plans.view_step("?h=4", "", URL_PARAMS, [step] * plans.MAX_STEPS)
+        plans.view_step("?h=4", "", URL_PARAMS, [step] * plans.MAX_PLAN_STEPS)
     # notes at their longest in four-byte characters: the plan is within its steps but not its bytes
     wide = {"kind": "view", "view": "?h=2", "notes": "😀" * plans.MAX_NOTES}
-    assert "at most 46 kB" in refusal(plan_text([wide] * plans.MAX_STEPS))
+    assert "at most 46 kB" in refusal(plan_text([wide] * plans.MAX_PLAN_STEPS))
     assert "at most 46 kB" in refusal(" " * (plans.MAX_BYTES + 1))
     with pytest.raises(plans.PlanError, match="at most 46 kB"):
         plans.parse_upload("data:application/json;base64," + "A" * (2 * plans.MAX_BYTES + 4), URL_PARAMS)

@@ -20,7 +20,7 @@ from dash import Input, Output, State, ctx, dcc, html, no_update
 from .. import lecture_plan as plans, limits
 from ..i18n import _, language
 from .ids import URL
-from .presenter import PLAN_KEYS
+from .presenter import PLAN_STEP_KEYS
 from .wiring import callback
 
 PLAN = "plan"  # {"steps": [...]}: the plan, as lecture_plan checks it
@@ -28,9 +28,9 @@ AT = "plan-at"  # the current step's index, or None before the first
 NOTES = "plan-notes"
 ADD = "plan-add"
 SAVE = "plan-save"
-OPEN = "plan-open"
+PLAN_OPEN = "plan-open"
 CLEAR = "plan-clear"
-DOWNLOAD = "plan-download"
+PLAN_DOWNLOAD = "plan-download"
 MESSAGE = "plan-message"
 CONSOLE = "plan-console"
 PICK = "plan-pick"  # the steps, as a list to pick one from: its index
@@ -38,7 +38,7 @@ PICK = "plan-pick"  # the steps, as a list to pick one from: its index
 # server's check of a callback's request, server.is_callback_request, does not take.)
 MOVES = {"plan-up": -1, "plan-down": 1, "plan-remove": 0}
 GO = "plan-go"  # show the picked step
-BACK, FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next, beside the keys' buttons
+STEP_BACK, STEP_FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next
 CLASS_MODE = "/class"  # the header's link to class mode
 
 
@@ -58,7 +58,7 @@ def layout() -> html.Details:
             dcc.Store(id=PLAN, storage_type="local"),
             dcc.Store(id=AT, storage_type="local"),
             html.Div(id=CONSOLE, className="plan-console", role="status", **{"aria-live": "polite"}),
-            html.Div([button(_("previous step (PgUp)"), BACK), button(_("next step (PgDn)"), FORWARD)],
+            html.Div([button(_("previous step (PgUp)"), STEP_BACK), button(_("next step (PgDn)"), STEP_FORWARD)],
                      className="d-flex gap-2 my-2"),
             dbc.RadioItems(id=PICK, options=[], value=None, className="plan-steps", labelClassName="plan-step"),
             html.Div([button(_("show this step"), GO), button(_("move up"), "plan-up"),
@@ -69,11 +69,11 @@ def layout() -> html.Details:
             html.Div(
                 [button(_("add this view"), ADD),
                  button(_("save plan"), SAVE),
-                 dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=OPEN,
+                 dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=PLAN_OPEN,
                             accept=".json,application/json", max_size=plans.MAX_BYTES),
                  button(_("clear the plan"), CLEAR),
                  html.Span(id=MESSAGE, className="small", role="status"),
-                 dcc.Download(id=DOWNLOAD)],
+                 dcc.Download(id=PLAN_DOWNLOAD)],
                 className="d-flex flex-wrap align-items-center gap-2 mt-2"),
         ],
         id="plan-panel", className="plan-panel mt-3",
@@ -110,7 +110,8 @@ def edited(steps: list[dict], k, do: str) -> tuple[list[dict], int | None]:
 # Every change of the plan: add the page's view, the picked step's up, down or remove, open a file, clear.
 @callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
                       notes=Output(NOTES, "value"), pick=Output(PICK, "value")),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, CLEAR, *MOVES]], upload=Input(OPEN, "contents")),
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, CLEAR, *MOVES]],
+                      upload=Input(PLAN_OPEN, "contents")),
           state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
                      at=State(AT, "data"), pick=State(PICK, "value")),
           prevent_initial_call=True)
@@ -121,7 +122,7 @@ def edit(presses, upload, search, notes, plan, at, pick):
         if button == ADD:
             steps = plans.view_step(search, notes, url_params(), steps)
             out.update(notes="", message=plans.count_text(steps), pick=len(steps) - 1)
-        elif button == OPEN:
+        elif button == PLAN_OPEN:
             steps = plans.parse_upload(upload, url_params())
             at = None
             out.update(message=plans.count_text(steps), pick=None)
@@ -143,7 +144,7 @@ def edit(presses, upload, search, notes, plan, at, pick):
 # PageDown and PageUp (presenter.SHORTCUTS), the panel's buttons, or "show this step": a view step sets the page's
 # address (its language kept), and the address sets every control.
 @callback(output=dict(at=Output(AT, "data", allow_duplicate=True), search=Output(URL, "search", allow_duplicate=True)),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_KEYS, BACK, FORWARD, GO]]),
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_STEP_KEYS, STEP_BACK, STEP_FORWARD, GO]]),
           state=dict(plan=State(PLAN, "data"), at=State(AT, "data"), search=State(URL, "search"),
                      pick=State(PICK, "value")),
           prevent_initial_call=True)
@@ -152,8 +153,8 @@ def step(presses, plan, at, search, pick):
     now = position(at, steps)
     if button == GO:
         k = position(pick, steps)
-    elif button in (*PLAN_KEYS, BACK, FORWARD) and steps:
-        by = {**PLAN_KEYS, BACK: -1, FORWARD: 1}[button]
+    elif button in (*PLAN_STEP_KEYS, STEP_BACK, STEP_FORWARD) and steps:
+        by = {**PLAN_STEP_KEYS, STEP_BACK: -1, STEP_FORWARD: 1}[button]
         k = 0 if now is None else min(len(steps) - 1, max(0, now + by))
     else:
         k = None
@@ -231,7 +232,7 @@ def show(plan, at):
     return dict(steps=options, console=console(steps, k), save=not steps)
 
 
-@callback(Output(DOWNLOAD, "data"), Input(SAVE, "n_clicks"), State(PLAN, "data"), prevent_initial_call=True)
+@callback(Output(PLAN_DOWNLOAD, "data"), Input(SAVE, "n_clicks"), State(PLAN, "data"), prevent_initial_call=True)
 def save(clicks, plan):
     steps = stored(plan)
     if not steps:

@@ -39,7 +39,7 @@ SHORTCUTS = [
 KEY_SHOWN = {"ArrowLeft": "←", "ArrowRight": "→", "Escape": "Esc", "p": "P"}
 # Translators: the Page Down and Page Up keys, as a keyboard labels them
 KEY_WORDS = {"PageDown": N_("PgDn"), "PageUp": N_("PgUp")}
-PLAN_KEYS = {"key-plan-previous": -1, "key-plan-next": 1}  # the lecture plan's buttons (plan.step)
+PLAN_STEP_KEYS = {"key-plan-previous": -1, "key-plan-next": 1}  # the lecture plan's buttons (plan.step)
 
 
 def present_button(graph_id: str) -> html.Button:
