@@ -187,6 +187,8 @@ def test_a_plan_is_at_most_so_many_steps_and_bytes():
     # notes at their longest in four-byte characters: the plan is within its steps but not its bytes
     wide = {"kind": "view", "view": "?h=2", "notes": "😀" * plans.MAX_NOTES}
     assert "at most 46 kB" in refusal(plan_text([wide] * plans.MAX_PLAN_STEPS))
+    with pytest.raises(plans.PlanError, match="at most 46 kB"):  # as the page's store holds it, or a step added
+        plans.check_steps([wide] * plans.MAX_PLAN_STEPS, URL_PARAMS)
     assert "at most 46 kB" in refusal(" " * (plans.MAX_BYTES + 1))
     with pytest.raises(plans.PlanError, match="at most 46 kB"):
         plans.parse_upload("data:application/json;base64," + "A" * (2 * plans.MAX_BYTES + 4), URL_PARAMS)
