@@ -257,12 +257,29 @@ def view_step(search, notes, params: list[dict], steps: list[dict]) -> list[dict
     return check_steps([*steps, {"kind": "view", "view": search or "", "notes": notes or ""}], params)
 
 
+def page_params(search) -> dict:
+    """The page's own address's parameters as text (a bad or overlong address has none)."""
+    if not (isinstance(search, str) and len(search) <= 2 * MAX_VIEW):
+        return {}
+    return dict(parse_qsl(search.removeprefix("?")))
+
+
 def read_language(search) -> str | None:
     """The page's ?lang= of an address, if it is one of the page's languages."""
-    if not (isinstance(search, str) and len(search) <= 2 * MAX_VIEW):
-        return None
-    lang = dict(parse_qsl(search.removeprefix("?"))).get("lang")
+    lang = page_params(search).get("lang")
     return lang if lang in LANGUAGES else None
+
+
+def address(view: str, search, params: list[dict]) -> str:
+    """The address a view step gives the page (`search`, its address now): the view, in the page's language, and
+    in lecture mode if the page is in it (a lecture stays in lecture mode, whichever mode its views were saved in)."""
+    values = read_view(view, params, 0)
+    if page_params(search).get("lecture") == "1":
+        values["lecture"] = True
+    query, lang = view_query(values, params), read_language(search)
+    if lang is not None:
+        query += ("&" if query else "?") + urlencode({"lang": lang})
+    return query or "?"
 
 
 def count_text(steps: list[dict]) -> str:

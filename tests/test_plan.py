@@ -142,6 +142,13 @@ def test_show_this_step_goes_to_the_picked_step_even_the_current_one():
     assert step(plan.GO, steps, 0, "", pick="2")["at"].__class__.__name__ == "NoUpdate"
 
 
+def test_lecture_mode_stays_on_through_a_lecture():
+    steps = build("?h=1", "?tab=mixing&lecture=1")
+    assert step("key-plan-next", steps, None, "?lecture=1&h=4")["search"] == "?h=1&lecture=1"
+    assert step("key-plan-next", steps, 0, "?h=1")["search"] == "?tab=mixing&lecture=1"  # a view may turn it on
+    assert step("key-plan-previous", steps, 1, "?tab=mixing&lecture=0")["search"] == "?h=1"
+
+
 def test_a_view_at_the_defaults_goes_back_to_them():
     steps = build("", "?h=1")
     assert step("key-plan-previous", steps, 1, "?h=1") == {"at": 0, "search": "?"}

@@ -142,7 +142,7 @@ def edit(presses, upload, search, notes, plan, at, pick):
 
 
 # PageDown and PageUp (presenter.SHORTCUTS), the panel's buttons, or "show this step": a view step sets the page's
-# address (its language kept), and the address sets every control.
+# address (its language and lecture mode kept), and the address sets every control (explorer.syncUrl).
 @callback(output=dict(at=Output(AT, "data", allow_duplicate=True), search=Output(URL, "search", allow_duplicate=True)),
           inputs=dict(presses=[Input(b, "n_clicks") for b in [*PLAN_STEP_KEYS, STEP_BACK, STEP_FORWARD, GO]]),
           state=dict(plan=State(PLAN, "data"), at=State(AT, "data"), search=State(URL, "search"),
@@ -160,15 +160,8 @@ def step(presses, plan, at, search, pick):
         k = None
     if k is None or k == now and button != GO:
         return dict(at=no_update, search=no_update)
-    return dict(at=k, search=with_language(steps[k]["view"], search) if steps[k]["kind"] == "view" else no_update)
-
-
-def with_language(view: str, search) -> str:
-    """The step's view, keeping the page's ?lang= (the page's own, as syncUrl keeps it)."""
-    lang = plans.read_language(search)
-    if lang is None:
-        return view or "?"
-    return (view or "?") + ("&" if view else "") + "lang=" + lang
+    view = steps[k]["kind"] == "view"
+    return dict(at=k, search=plans.address(steps[k]["view"], search, url_params()) if view else no_update)
 
 
 @functools.lru_cache(maxsize=64)
@@ -185,15 +178,16 @@ def question_prompt(entry_json: str, lang: str) -> tuple[str, bool]:
                         "key_index": q.get("key")}), True
 
 
-def describe(s: dict) -> list:
-    """A step as the list shows it: its tab and address, or its question; its notes as text."""
+def describe(s: dict, mark: list = ()) -> list:
+    """A step as the list shows it: its tab and address, or its question, then `mark`, then its notes as text."""
     if s["kind"] == "view":
         tab = plans.read_view(s["view"], url_params(), 0).get("tab", limits.DEFAULT_TAB)
         what = [html.Span(_(limits.TABS[tab]), className="me-1"), html.Code(s["view"] or "?")]
     else:
         from ..classmode.plan import describe as question_text
         what = [html.Span(_("class question"), className="badge text-bg-info me-1"), question_text(s)]
-    return what + ([html.Div(s["notes"], className="plan-step-notes small text-body-secondary")] if s["notes"] else [])
+    notes = [html.Div(s["notes"], className="plan-step-notes small text-body-secondary")] if s["notes"] else []
+    return what + list(mark) + notes
 
 
 def console(steps: list[dict], k: int | None) -> list:
@@ -205,7 +199,7 @@ def console(steps: list[dict], k: int | None) -> list:
     else:
         s = steps[k]
         out = [html.H3(_("Step {number} of {count}").format(number=k + 1, count=len(steps)), className="h6"),
-               html.P(s["notes"] or _("no notes"), className="plan-notes-now")]
+               html.P(s["notes"] or _("no notes"), className="plan-notes-now fs-5")]
         if s["kind"] == "question":
             entry = {key: v for key, v in s.items() if key not in ("kind", "notes")}
             prompt, ok = question_prompt(json.dumps(entry, sort_keys=True), language())
@@ -227,7 +221,7 @@ def show(plan, at):
     k = position(at, steps)
     # Translators: marks the lecture plan's current step in its list
     now = [html.Span(_("now"), className="badge text-bg-primary ms-1")]
-    options = [{"label": html.Span(describe(s) + (now if i == k else []), className="plan-step-text"), "value": i}
+    options = [{"label": html.Span(describe(s, now if i == k else []), className="plan-step-text"), "value": i}
                for i, s in enumerate(steps)]
     return dict(steps=options, console=console(steps, k), save=not steps)
 
