@@ -284,3 +284,32 @@ def test_sentences_follow_each_other_as_each_language_writes_them():
         assert i18n.sentences("第一句。", "", "第二句。") == "第一句。第二句。"
     with i18n.use("es"):
         assert i18n.sentences("Una.", "", "Otra.") == "Una. Otra."
+
+
+# Chinese typography (issue 37): full-width punctuation inside Chinese text, no space after 。, none of code's ASCII.
+ASCII_IN_CHINESE = re.compile(r"[\u4e00-\u9fff）][,;:?!](?![\d.])|[\u4e00-\u9fff）]\.(?![\d.])|[,;:] ?[\u4e00-\u9fff（]|。 ")
+
+
+def test_chinese_messages_use_full_width_punctuation():
+    found = [s for m in catalog("zh-CN") for s in (m.string if isinstance(m.string, tuple) else (m.string,))
+             if s and ASCII_IN_CHINESE.search(s)]
+    assert found == []
+
+
+def test_chinese_live_answers_and_lists_use_full_width_punctuation():
+    """Every view at the defaults, and lists as each language joins them (i18n.format_list): "头 2、4", never
+    "头 2, 4"; Spanish's "y" before the last item."""
+    from dashboard import trainer
+    from dashboard.explorer import summary
+
+    trainer.training_runs(0)
+    with i18n.use("zh-CN"):
+        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()]
+        heads = summary.heads_named([2, 4])
+    texts = [re.sub(r"<[^>]+>", " ", t) for t in strings(answers)]
+    assert [t for t in texts if ASCII_IN_CHINESE.search(t)] == []
+    assert heads == "头 2和4"
+    with i18n.use("es"):
+        assert i18n.format_list([1, 2, 4]) == "1, 2 y 4" and summary.heads_named([1, 2, 4]) == "cabezas 1, 2 y 4"
+    with i18n.use("zh-CN"):
+        assert i18n.format_list([1, 2, 4]) == "1、2和4" and i18n.clauses(["甲", "乙"]) == "甲；乙"
