@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from dashboard import attention as core
-from dashboard import bugs, checks, create_apps, explain, margins, state, trainer
+from dashboard import bugs, checks, create_apps, explain, limits, margins, state, trainer
 from dashboard.classmode import ids, store as S, student, templates
 from dashboard.classmode.store import schema
 from dashboard.state import Setting, learned_attention, model
@@ -442,6 +442,17 @@ def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, 
     _, out = post(client, b.pose(code, token, head=5))
     assert out[ids.STATUS]["children"] == "There is no head 5 with h = 4: choose a head 1 to 4."
     assert ids.store().questions(code, token) == []
+
+
+def test_a_lab_refusal_with_other_seeds_trained_suggests_without_end(client, b):
+    """Which head? at h = 1 is refused with every training seed. With two seeds trained, the suggestion tried the
+    other seed, whose refusal tried the first again, until Python's recursion limit: a 500 in whichever test ran
+    after a test that had trained a second seed in this process."""
+    for seed in limits.TRAINING_SEEDS[:2]:
+        trainer.training_runs(seed)
+    code, token = start(client, b)
+    _, out = post(client, b.pose(code, token, template="role", h=1, train_seed=limits.TRAINING_SEEDS[0]))
+    assert out[ids.STATUS]["children"] == "Which head? needs h = 2, 4 or 8."
 
 
 def test_below_the_line_is_worded_truthfully(client, b):

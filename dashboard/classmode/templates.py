@@ -181,12 +181,14 @@ def variants(template: str, form: dict):
 
 def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> str:
     """The refusal, and the nearest setting (of at most `tries`) where the template is posed."""
-    if template in LAB:
+    if template in LAB:  # another trained seed; lab() itself, so that a refusal never asks for more suggestions
         for seed in limits.TRAINING_SEEDS:
             if seed != form.get("train_seed") and trainer.training_runs(seed, wait=False) is not None:
-                posed, _message = question({**form, "train_seed": seed})
-                if posed:
-                    return _("{why} It is posed with training seed {seed}.").format(why=why, seed=seed)
+                try:
+                    lab(template, {**form, "train_seed": seed})
+                except (Refused, limits.Invalid):
+                    continue
+                return _("{why} It is posed with training seed {seed}.").format(why=why, seed=seed)
         return why
     for k, other in enumerate(variants(template, form)):
         if k >= tries:
