@@ -132,7 +132,7 @@ def test_at_most_IN_FLIGHT_threads_wait_on_the_database_and_another_gives_up_onc
 
 def test_the_stated_times():
     assert (db.DEADLINE, db.CONNECT_TIMEOUT, db.GIVE_UP) == (3.0, 2, 5.0)
-    assert (sessions.HEALTH_EVERY, sessions.HEALTH_DEADLINE) == (3.0, 1.5)
+    assert (sessions.HEALTH_EVERY, sessions.HEALTH_DEADLINE) == (3.0, 1.0)
     assert "statement_timeout=3000" in OPTIONS and "lock_timeout=3000" in OPTIONS
     assert KEEPALIVES["keepalives"] == 1 and KEEPALIVES["keepalives_count"] >= 1
 
