@@ -126,7 +126,10 @@ def test_a_section_that_names_a_term_uses_the_glossary_s_choice(lang, name):
     translated = (ui.CONTENT / lang / f"{name}.md").read_text(encoding="utf-8").lower()
     for term, entry in GLOSSARY[lang].items():
         if re.search(rf"\b{re.escape(term)}s?\b", english):
-            assert entry.get("stem", entry["use"]).lower() in translated, f"{term!r} is {entry['use']!r}"
+            # a longer term that holds this one says it too: the seed (notebook) is the seed notebook, 原笔记本
+            said = [e.get("stem", e["use"]).lower() for t, e in GLOSSARY[lang].items()
+                    if t == term or term in t.split()]
+            assert any(s in translated for s in said), f"{term!r} is {entry['use']!r}"
 
 
 @pytest.fixture(scope="module")
