@@ -95,3 +95,31 @@ def test_the_list_of_keys_is_in_the_page_s_language_and_large_in_lecture_mode(pa
     assert "Esc" in text and "h = 8" in text and "head" not in text.lower()
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#shortcuts dd')).fontSize)")
     assert size >= 24, size  # readable from the back of a hall
+
+
+def test_page_down_steps_the_lecture_plan_after_a_click_on_any_control(page, tmp_path):
+    """A clicker's next (PageDown) moves the lecture plan on whatever was clicked last (plan.py)."""
+    from dashboard import lecture_plan as plans
+    from dashboard.explorer import URL_PARAMS
+
+    views = [(1, 1), (2, 2), (8, 3), (1, 4), (2, 5), (4, 6)]  # (h, seed): one step for each click, and one more
+    assert len(views) > len(CLICKS)
+    steps = [{"kind": "view", "view": f"?tab=example&h={h}&seed={seed}", "notes": f"step {k + 1}"}
+             for k, (h, seed) in enumerate(views)]
+    saved = tmp_path / "plan.json"
+    saved.write_text(plans.file_text(plans.check_steps(steps, URL_PARAMS)), encoding="utf-8")
+    open_view(page, "?h=4")
+    page.set_input_files("#plan-open input[type=file]", str(saved))  # the plan's panel may stay closed
+    wait_until(page, "() => document.getElementById('plan-message').textContent.includes('6 steps')")
+    for (clicked, click), (h, seed) in zip(CLICKS.items(), views):
+        click(page)
+        page.keyboard.press("PageDown")
+        try:
+            wait_until(page, f"() => ({CHECKED_H})() === '{h}' && document.getElementById('seed').value === '{seed}'"
+                             f" && document.getElementById('plan-console').textContent.includes('step {seed}')")
+        except TimeoutError:
+            raise AssertionError(f"PageDown after a click on {clicked}: {page.url}") from None
+    page.keyboard.press("PageUp")  # from step 5 back to step 4
+    h, seed = views[len(CLICKS) - 2]
+    wait_until(page, f"() => ({CHECKED_H})() === '{h}' && document.getElementById('seed').value === '{seed}'")
+    assert page.errors == []

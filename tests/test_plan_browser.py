@@ -119,3 +119,34 @@ def test_a_plan_built_by_keys_and_clicks_is_saved_opened_elsewhere_and_run_with_
         assert fresh.errors == []
     finally:
         other.close()
+
+
+def test_a_second_window_follows_the_plan_as_a_presenter_console(page, tmp_path):
+    """The projector's window steps with the clicker, in lecture mode; a second window of the page (the same
+    browser: the plan lives in its local storage) shows the current step's notes and what comes next."""
+    from dashboard.explorer import URL_PARAMS
+
+    steps = plans.check_steps([{"kind": "view", "view": "?tab=example&h=8&seed=3", "notes": "eight heads"},
+                               {"kind": "view", "view": "?tab=mixing&h=1", "notes": "one head mixes one way"},
+                               {"kind": "view", "view": "?h=2", "notes": "two heads"}], URL_PARAMS)
+    saved = tmp_path / "plan.json"
+    saved.write_text(plans.file_text(steps), encoding="utf-8")
+    open_view(page, "?lecture=1")
+    page.set_input_files("#plan-open input[type=file]", str(saved))
+    wait_until(page, "() => document.getElementById('plan-message').textContent.includes('3 steps')")
+    notes = page.context.new_page()  # the lecturer's laptop screen, beside the projector's
+    notes.goto(page.base + "/?tab=mixing")
+    notes.click("#plan-panel summary")
+    wait_until(notes, "() => document.getElementById('plan-console').innerText.includes('3 steps')")
+    page.bring_to_front()
+    for k, (tab, h, seed) in enumerate([("example", 8, 3), ("mixing", 1, 0), ("example", 2, 0)]):
+        page.keyboard.press("PageDown")
+        controls_are(page, tab, h, seed)
+        assert page.evaluate("() => document.documentElement.classList.contains('lecture')")  # lecture mode stays
+        wait_until(notes, "([k, n]) => document.querySelector('.plan-notes-now')?.innerText.includes(n)"
+                          " && document.getElementById('plan-console').innerText.includes(`Step ${k} of 3`)",
+                   [k + 1, steps[k]["notes"]])
+        if k + 1 < len(steps):
+            assert steps[k + 1]["notes"] in notes.inner_text(".plan-next")
+    assert notes.evaluate("() => new URLSearchParams(location.search).get('tab')") == "mixing"  # it stays put
+    assert page.errors == []
