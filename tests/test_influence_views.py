@@ -63,13 +63,25 @@ def test_the_figures_hold_each_measure_and_outline_the_cell(h):
 
 
 SENTENCE = re.compile(
-    r"In head (\d+), for query (\d+), among the keys that carry at least 5% of the row's influence, key (\d+) moves "
-    r"most: rank (\d+) of (\d+) by weight \(A\S+\[\d+, \d+\] = "
-    r"([\d.]+)\) but rank (\d+) by influence \(N\S+\[\d+, \d+\] = [\d.]+ × ([\d.]+) = ([\d.]+)\)\. Its value "
-    r"through W_O is (short|long), ‖v\S+ W_O\S+‖ = ([\d.]+), and (?:each of the (\d+) keys (?:that pass it|it "
-    r"passes) has a (?:longer|shorter) one \(([\d.]+) to ([\d.]+)\)|the one key (?:that passes it|it passes), key "
-    r"\d+, has a (?:longer|shorter) one \(([\d.]+)\))\. Spearman's ρ between the two rankings: ([+-][\d.]+); the "
-    r"top keys (match|differ)")
+    r"In head (?P<head>\d+), for query (?P<query>\d+), among the keys that carry at least 5% of the row's influence, "
+    r"key (?P<j>\d+) moves most: (?:rank (?P<w>\d+)|ranks (?P<w_best>\d+) to (?P<w_worst>\d+)) of (?P<n>\d+) by "
+    r"weight \(A\S+\[\d+, \d+\] = (?P<weight>[\d.]+)\)(?:, too close to tell)? but (?:rank (?P<i>\d+)|ranks "
+    r"(?P<i_best>\d+) to (?P<i_worst>\d+)) by influence \(N\S+\[\d+, \d+\] = [\d.]+ × (?P<size>[\d.]+) = "
+    r"(?P<N>[\d.]+)\)(?:, too close to tell)?\. Its value through W_O is (?P<way>short|long), ‖v\S+ W_O\S+‖ = "
+    r"(?P<size2>[\d.]+), and (?:each of the (?P<count>\d+) keys (?:that pass it|it passes) has a (?:longer|shorter) "
+    r"one \((?P<low>[\d.]+) to (?P<high>[\d.]+)\)|the one key (?:that passes it|it passes), key \d+, has a "
+    r"(?:longer|shorter) one \((?P<other>[\d.]+)\))\. Spearman's ρ between the two rankings: (?P<rho>[+-][\d.]+); "
+    r"the top keys (?P<top>match|differ)")
+
+
+def said_ranks(g: dict, one: str) -> tuple[int, int]:
+    """The ranks a sentence gives: (k, k) for "rank k", (best, worst) for "ranks best to worst"."""
+    return (int(g[one]),) * 2 if g[one] else (int(g[f"{one}_best"]), int(g[f"{one}_worst"]))
+
+
+def rank_range(x, j, margin) -> tuple[int, int]:
+    """The ranks x[j] could hold with the values within `margin` of it too close to tell (1 the largest)."""
+    return 1 + int((x > x[j] + margin).sum()), int((x >= x[j] - margin).sum())
 
 
 @pytest.fixture(scope="module")
@@ -93,31 +105,37 @@ def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, he
     _, _, text, _ = draw(h, seed, (head, query, 0), weights=weights)
     found = SENTENCE.search(text)
     assert found, text
-    g = found.groups()
-    assert (int(g[0]), int(g[1]), int(g[2]), int(g[3]), int(g[4]), int(g[6])) == (head, query, j, ra[j], 12, rn[j])
-    assert (float(g[5]), float(g[7]), float(g[8]), float(g[10])) == \
+    g = found.groupdict()
+    assert (int(g["head"]), int(g["query"]), int(g["j"]), int(g["n"])) == (head, query, j, 12)
+    # each rank as a number only past its margin; within it, the ranks the key could hold, too close to tell
+    assert said_ranks(g, "w") == rank_range(a, j, margins.WEIGHT)
+    assert said_ranks(g, "i") == rank_range(N, j, margins.SHARE * N.sum())
+    ranges = [said_ranks(g, "w"), said_ranks(g, "i")]
+    assert text.count("too close to tell") == sum(best != worst for best, worst in ranges)
+    assert (float(g["weight"]), float(g["size"]), float(g["N"]), float(g["size2"])) == \
         (round(a[j], 3), round(sizes[j], 3), round(N[j], 3), round(sizes[j], 3))
     down = rn[j] > ra[j]
-    assert g[9] == ("short" if down else "long")
+    assert g["way"] == ("short" if down else "long")
     if down:  # the keys that pass it: not above it by weight, above it by influence
         passing = [k for k in range(12) if a[k] <= a[j] and N[k] > N[j]]
     else:  # the keys it passes
         passing = [k for k in range(12) if a[k] > a[j] and N[k] <= N[j]]
-    shown = [float(g[14])] * 2 if g[11] is None else [float(g[12]), float(g[13])]
+    shown = [float(g["other"])] * 2 if g["count"] is None else [float(g["low"]), float(g["high"])]
     assert shown == [round(min(sizes[passing]), 3), round(max(sizes[passing]), 3)]
-    assert len(passing) == (1 if g[11] is None else int(g[11]))
+    assert len(passing) == (1 if g["count"] is None else int(g["count"]))
     assert all(sizes[k] > sizes[j] if down else sizes[k] < sizes[j] for k in passing)  # the why
     assert len(set(a)) == len(set(N)) == 12  # no ties: the textbook formula for rho holds
-    assert float(g[15]) == round(1 - 6 * ((ra - rn) ** 2).sum() / (12 * 143), 2)
-    assert g[16] == ("match" if np.argmax(a) == np.argmax(N) else "differ")
+    assert float(g["rho"]) == round(1 - 6 * ((ra - rn) ** 2).sum() / (12 * 143), 2)
+    assert g["top"] == ("match" if np.argmax(a) == np.argmax(N) else "differ")
 
 
 def test_the_hand_picked_sentence():
     X, W, result = hand_picked()
     text = disagreement_text(explain.query_ranking(result, explain.influence(result, W[3]), 0, 0))
     assert text == ("In head 1, for query 0, among the keys that carry at least 5% of the row's influence, key 0 "
-                    "moves most: rank 1 of 4 by weight (A⁽¹⁾[0, 0] = 0.774) but rank 3 by "
-                    "influence (N⁽¹⁾[0, 0] = 0.774 × 0.050 = 0.039). Its value through W_O is short, "
+                    "moves most: rank 1 of 4 by weight (A⁽¹⁾[0, 0] = 0.774) but ranks 3 to 4 by "
+                    "influence (N⁽¹⁾[0, 0] = 0.774 × 0.050 = 0.039), too close to tell. Its value through W_O is "
+                    "short, "
                     "‖v⁽¹⁾_0 W_O⁽¹⁾‖ = 0.050, and each of the 2 keys that pass it has a longer one (1.000 to 1.200). "
                     "Spearman's ρ between the two rankings: +0.20; the top keys differ (key 0 by weight, key 2 by "
                     "influence).")

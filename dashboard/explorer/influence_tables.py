@@ -13,12 +13,17 @@ from ..i18n import _, format_list, pgettext, sentences, vector
 from .summary import as_shown, heads_named
 
 
+def rank_range(k: int, values: np.ndarray, margin: float) -> tuple[int, int]:
+    """The ranks values[k] could hold in its row (1 the largest) when values within `margin` of it are too close
+    to tell apart: (best, worst), equal when none is."""
+    x = np.asarray(values, dtype=float)
+    return 1 + int((x > x[k] + margin).sum()), int((x >= x[k] - margin).sum())
+
+
 def rank_text(k: int, values: np.ndarray, margin: float, n: int) -> str:
     """The rank of values[k] in its row as a whole message: "rank 3 of 12", or, when other keys sit within `margin`
     of it, the ranks it could hold and that they are too close to tell (margins.py)."""
-    x = np.asarray(values, dtype=float)
-    best = 1 + int((x > x[k] + margin).sum())
-    worst = int((x >= x[k] - margin).sum())
+    best, worst = rank_range(k, values, margin)
     if best == worst:
         # Translators: a key's rank in a row of attention keys, 1 the largest: "rank 3 of 12"
         return _("rank {rank} of {n}").format(rank=best, n=n)
@@ -55,14 +60,25 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     weight, size, infl = q.values[0, j], q.value_size[j], q.values[1, j]
     others = q.value_size[q.passed]
     sup = figures.head_sup(i)
-    # Translators: {weight} and {influence} are formulas, as A⁽¹⁾[2, 5] = 0.300; "key" is an attention key.
-    # Translators: {share} as "5%": the keys that carry at least that share of the row's influence ΣⱼN
-    # Translators: {weight_rank}, {influence_rank}: ranks among the {n} keys, 1 the largest
+    weight_said = f"{A}[{r}, {j}] = {weight:.3f}"
+    influence_said = f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}"
+    # Ranks only past their margins (margins.WEIGHT; margins.SHARE of the row's influence): within them, the ranks
+    # the key could hold, too close to tell
+    (w_best, w_worst), (n_best, n_worst) = (rank_range(j, q.values[0], margins.WEIGHT),
+                                            rank_range(j, q.values[1], margins.SHARE * float(q.values[1].sum())))
+    # Translators: {weight} is a formula, as A⁽¹⁾[2, 5] = 0.300; a rank among the {n} attention keys, 1 the largest
+    by_weight = (_("rank {rank} of {n} by weight ({weight})") if w_best == w_worst else
+                 _("ranks {best} to {worst} of {n} by weight ({weight}), too close to tell")).format(
+                     rank=w_best, best=w_best, worst=w_worst, n=n, weight=weight_said)
+    # Translators: {influence} is a formula, as N⁽¹⁾[2, 5] = 0.300 × 0.812 = 0.244
+    by_influence = (_("rank {rank} by influence ({influence})") if n_best == n_worst else
+                    _("ranks {best} to {worst} by influence ({influence}), too close to tell")).format(
+                        rank=n_best, best=n_best, worst=n_worst, influence=influence_said)
+    # Translators: {share} as "5%": the keys that carry at least that share of the row's influence ΣⱼN; {by_weight}
+    # and {by_influence} are the key's two ranks, as the messages above say them
     moves = _("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the row's influence, "
-              "key {j} moves most: rank {weight_rank} of {n} by weight ({weight}) but rank {influence_rank} by "
-              "influence ({influence}).").format(share=margins.SHARE,
-        head=i + 1, r=r, j=j, n=n, weight_rank=w_rank, influence_rank=n_rank,
-        weight=f"{A}[{r}, {j}] = {weight:.3f}", influence=f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}")
+              "key {j} moves most: {by_weight} but {by_influence}.").format(
+                  share=margins.SHARE, head=i + 1, r=r, j=j, by_weight=by_weight, by_influence=by_influence)
     # Translators: {size} is a formula, ‖v⁽¹⁾_5 W_O⁽¹⁾‖ = 0.812: the length of an attention key's value; "it" is
     # that key.
     if n_rank > w_rank and len(others) == 1:
