@@ -39,6 +39,7 @@ KEPT = ("lang",)  # the page's own parameter (explorer config keepParams): allow
 QUESTION_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key", "bug",
                  "train_seed"}
 TEMPLATES = ("key", "amount", "sharpest", "entropy", "influence", "bug", "role", "floor")
+LAB = ("role", "floor")  # the learning lab's questions: a training seed and h, no example (templates.LAB)
 MAX_TEXT = 20
 JS_NUMBER = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*")  # what JavaScript's Number() reads
 ORDER_SEPARATORS = re.compile(r"[\s,;]+")  # limits.ORDER_SEPARATORS, rules.js orderWords
@@ -255,6 +256,26 @@ def view_step(search, notes, params: list[dict], steps: list[dict]) -> list[dict
     if len(steps) >= MAX_PLAN_STEPS:
         raise refuse(N_("A plan holds at most {count} steps."), count=MAX_PLAN_STEPS)
     return check_steps([*steps, {"kind": "view", "view": search or "", "notes": notes or ""}], params)
+
+
+def question_step(template, search, notes, params: list[dict], steps: list[dict]) -> list[dict]:
+    """The plan with a class question of kind `template` on the page's view added as the last step: the view's
+    setting and selected cell (the learning lab's: its training seed and h), as class mode's form would send."""
+    k = len(steps)
+    if template not in TEMPLATES:
+        raise refuse(N_("the question is not one class mode can pose."), k)
+    values = {p["key"]: p["default"] for p in params} | read_view(search or "", params, k)
+    entry = {"template": template, "timer": 0, "h": values["h"]}
+    if template in LAB:
+        entry["train_seed"] = values["train"]
+    else:
+        entry.update({name: values[name] for name in ("weights", "seed", "size", "scale", "tau")})
+        if template == "bug":
+            entry["bug"] = values["bug"]
+        elif template != "sharpest":
+            entry.update(head=values["head"], query=values["query"], **({"key": values["key"]} if template == "amount"
+                                                                         else {}))
+    return check_steps([*steps, {"kind": "question", **entry, "notes": notes or ""}], params)
 
 
 def page_params(search) -> dict:

@@ -13,7 +13,7 @@ from tests.util import fire, texts
 
 QUESTION = {"template": "key", "timer": 30, "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed",
             "tau": 0, "head": 2, "query": 1}
-EDIT = dict(presses=[1] * 5, upload=None, search="", notes="", plan=None, at=None, pick=None)
+EDIT = dict(presses=[1] * 6, upload=None, search="", notes="", plan=None, at=None, pick=None, kind="key")
 
 
 def clicked(callback, button, value=1, **values):
@@ -230,7 +230,22 @@ def test_the_plan_s_callbacks_pass_the_server_s_request_check_with_the_largest_p
                          content_type="application/json")
     assert answer.status_code == 200, answer.data[:300]
     assert answer.json["response"]["plan-at"]["data"] == 4
-    added = request("plan.data", dict(presses=[1, None, None, None, None], upload=None, search="?h=3", notes="",
-                                      plan={"steps": steps[:2]}, at=None, pick=None), changed=["plan-add.n_clicks"])
+    added = request("plan.data", dict(presses=[1, None, None, None, None, None], upload=None, search="?h=3", notes="",
+                                      plan={"steps": steps[:2]}, at=None, pick=None, kind="key"),
+                    changed=["plan-add.n_clicks"])
     answer = client.post("/_dash-update-component", json=added)
     assert answer.status_code == 200 and "h = 3" in answer.json["response"]["plan-message"]["children"]
+
+
+def test_a_class_question_on_the_view_is_added_with_its_prompt_shown_or_refused_with_why():
+    search = "?weights=trained&h=4&head=2&query=1"
+    out = clicked(plan.edit, plan.ADD_QUESTION, **{**EDIT, "search": search, "notes": "vote twice", "kind": "key"})
+    assert out["plan"]["steps"][0]["template"] == "key" and out["message"] == "A plan of 1 step."
+    words = " ".join(texts(html.Div(plan.show(plan=out["plan"], at=0)["console"])))
+    assert "which key will query 1 attend to most?" in words
+    # a coin toss: class mode would refuse it, so the plan does not take it
+    out = clicked(plan.edit, plan.ADD_QUESTION, **{**EDIT, "search": "?weights=trained&h=4", "kind": "sharpest"})
+    assert out["plan"].__class__.__name__ == "NoUpdate"
+    assert out["message"].startswith("Step 1: The sharpest head") and "too close to tell" in out["message"]
+    out = clicked(plan.edit, plan.ADD_QUESTION, **{**EDIT, "search": search, "kind": "<script>"})
+    assert out["message"] == "Step 1: the question is not one class mode can pose."

@@ -211,3 +211,30 @@ def test_refusals_are_in_the_page_s_language():
     with i18n.use("es"):
         message = refusal(plan_text([{"kind": "view", "view": "?h=3"}]))
     assert "h = 3" in message and "Step" not in message
+
+
+@pytest.mark.parametrize("template, search, entry", [
+    ("key", "?weights=trained&h=4&head=2&query=1&key=5&lang=es",
+     {"weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0, "head": 2, "query": 1}),
+    ("amount", "?h=2&seed=7&scale=tau&tau=-3&head=2&query=4&key=5",
+     {"weights": "random", "h": 2, "seed": 7, "size": 4, "scale": "tau", "tau": -3, "head": 2, "query": 4, "key": 5}),
+    ("sharpest", "?h=8&head=3", {"weights": "random", "h": 8, "seed": 0, "size": 4, "scale": "seed", "tau": 0}),
+    ("bug", "?tab=clinic&bug=kq", {"weights": "random", "h": 4, "seed": 0, "size": 4, "scale": "seed", "tau": 0,
+                                   "bug": "kq"}),
+    ("role", "?tab=learning&train=3&h=2&seed=5", {"train_seed": 3, "h": 2}),
+])
+def test_a_class_question_on_the_view_takes_its_setting_and_cell_as_class_mode_s_form_would(template, search, entry):
+    steps = plans.question_step(template, search, "ask first", URL_PARAMS, [{"kind": "view", "view": "", "notes": ""}])
+    assert steps[-1] == {"kind": "question", "template": template, "timer": 0, **entry, "notes": "ask first"}
+
+
+@pytest.mark.parametrize("template", [None, "essay", 3, ["key"]])
+def test_a_question_of_no_kind_class_mode_has_is_refused(template):
+    with pytest.raises(plans.PlanError, match="^Step 1: the question is not one class mode can pose"):
+        plans.question_step(template, "?h=2", "", URL_PARAMS, [])
+
+
+def test_the_learning_lab_s_questions_are_class_mode_s():
+    from dashboard.classmode import templates
+
+    assert plans.LAB == templates.LAB

@@ -18,6 +18,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import lecture_plan as plans, limits
+from ..classmode.templates import TEMPLATES
 from ..i18n import _, language
 from .ids import URL
 from .presenter import PLAN_STEP_KEYS
@@ -38,6 +39,8 @@ PICK = "plan-pick"  # the steps, as a list to pick one from: its index
 # server's check of a callback's request, server.is_callback_request, does not take.)
 MOVES = {"plan-up": -1, "plan-down": 1, "plan-remove": 0}
 GO = "plan-go"  # show the picked step
+ADD_QUESTION = "plan-add-question"
+QUESTION_KIND = "plan-question-kind"
 STEP_BACK, STEP_FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next
 CLASS_MODE = "/class"  # the header's link to class mode
 
@@ -68,6 +71,10 @@ def layout() -> html.Details:
             dbc.Textarea(id=NOTES, maxLength=plans.MAX_NOTES, rows=2, className="plan-notes"),
             html.Div(
                 [button(_("add this view"), ADD),
+                 dbc.Label(_("the kind of class question"), html_for=QUESTION_KIND, className="visually-hidden"),
+                 dbc.Select(id=QUESTION_KIND, value=next(iter(TEMPLATES)), size="sm", className="w-auto",
+                            options=[{"label": _(name), "value": key} for key, name in TEMPLATES.items()]),
+                 button(_("add a class question on this view"), ADD_QUESTION),
                  button(_("save plan"), SAVE),
                  dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=PLAN_OPEN,
                             accept=".json,application/json", max_size=plans.MAX_BYTES),
@@ -110,17 +117,23 @@ def edited(steps: list[dict], k, do: str) -> tuple[list[dict], int | None]:
 # Every change of the plan: add the page's view, the picked step's up, down or remove, open a file, clear.
 @callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
                       notes=Output(NOTES, "value"), pick=Output(PICK, "value")),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, CLEAR, *MOVES]],
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, ADD_QUESTION, CLEAR, *MOVES]],
                       upload=Input(PLAN_OPEN, "contents")),
           state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
-                     at=State(AT, "data"), pick=State(PICK, "value")),
+                     at=State(AT, "data"), pick=State(PICK, "value"), kind=State(QUESTION_KIND, "value")),
           prevent_initial_call=True)
-def edit(presses, upload, search, notes, plan, at, pick):
+def edit(presses, upload, search, notes, plan, at, pick, kind):
     out = dict(plan=no_update, at=no_update, message="", notes=no_update, pick=no_update)
     button, steps = ctx.triggered_id, stored(plan)
     try:
         if button == ADD:
             steps = plans.view_step(search, notes, url_params(), steps)
+            out.update(notes="", message=plans.count_text(steps), pick=len(steps) - 1)
+        elif button == ADD_QUESTION:
+            steps = plans.question_step(kind, search, notes, url_params(), steps)
+            prompt, ok = question_prompt(plans.question_entries(steps[-1:])[0])
+            if not ok and kind not in plans.LAB:  # class mode would refuse it: say why now, not in front of the class
+                return {**out, "message": _("Step {number}: {problem}").format(number=len(steps), problem=prompt)}
             out.update(notes="", message=plans.count_text(steps), pick=len(steps) - 1)
         elif button == PLAN_OPEN:
             steps = plans.parse_upload(upload, url_params())
@@ -164,18 +177,27 @@ def step(presses, plan, at, search, pick):
     return dict(at=k, search=plans.address(steps[k]["view"], search, url_params()) if view else no_update)
 
 
-@functools.lru_cache(maxsize=64)
-def question_prompt(entry_json: str, lang: str) -> tuple[str, bool]:
+def question_prompt(entry: dict) -> tuple[str, bool]:
     """A question step's prompt in the page's language, as class mode will pose it (True), or why class mode
-    would refuse it (False). Cached: the truth behind a prompt is computed once per entry and language."""
+    would refuse it now (False: a learning-lab run still training may be posed later, so a refusal is not kept)."""
+    prompt = posed_prompt(json.dumps(entry, sort_keys=True), language())
+    return (prompt, True) if prompt is not None else (refusal(entry), False)
+
+
+@functools.lru_cache(maxsize=64)
+def posed_prompt(entry_json: str, lang: str) -> str | None:
+    """The prompt, cached: the truth behind it is computed once per entry and language; None if refused."""
     from ..classmode.templates import prompt_text, question
 
-    q, message = question(json.loads(entry_json))
-    if q is None:
-        return message, False
+    q = question(json.loads(entry_json))[0]
     # as class mode poses it (lecturer.posed): the cell's indices under the names the prompt reads
-    return prompt_text({**q, "head_index": q.get("head"), "query_index": q.get("query"),
-                        "key_index": q.get("key")}), True
+    return None if q is None else prompt_text({**q, "head_index": q.get("head"), "query_index": q.get("query"),
+                                               "key_index": q.get("key")})
+
+
+def refusal(entry: dict) -> str:
+    from ..classmode.templates import question
+    return question(entry)[1]
 
 
 def describe(s: dict, mark: list = ()) -> list:
@@ -201,8 +223,7 @@ def console(steps: list[dict], k: int | None) -> list:
         out = [html.H3(_("Step {number} of {count}").format(number=k + 1, count=len(steps)), className="h6"),
                html.P(s["notes"] or _("no notes"), className="plan-notes-now fs-5")]
         if s["kind"] == "question":
-            entry = {key: v for key, v in s.items() if key not in ("kind", "notes")}
-            prompt, ok = question_prompt(json.dumps(entry, sort_keys=True), language())
+            prompt, ok = question_prompt(plans.question_entries([s])[0])
             out += [html.Blockquote(prompt, className="plan-question" if ok else "plan-question text-danger"),
                     html.A(_("pose it in class mode: load this plan there"), href=CLASS_MODE, target="_blank")]
     after = 0 if k is None else k + 1
