@@ -316,3 +316,49 @@ def test_chinese_live_answers_and_lists_use_full_width_punctuation():
         assert i18n.format_list([1, 2, 4]) == "1, 2 y 4" and summary.heads_named([1, 2, 4]) == "cabezas 1, 2 y 4"
     with i18n.use("zh-CN"):
         assert i18n.format_list([1, 2, 4]) == "1、2和4" and i18n.clauses(["甲", "乙"]) == "甲；乙"
+
+
+# Two Han characters side by side on two lines: a word broken across lines in a cell, a button, a label or a title
+# (assets/site/languages.css keeps Chinese words whole there). Each element's text once, the first break it has.
+BROKEN_WORDS = """() => {
+  const han = /[\\u4e00-\\u9fff]/, found = new Set();
+  const box = (node, i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                             return r.getBoundingClientRect(); };
+  for (const el of document.querySelectorAll('th, td, caption, button, .btn, label, h1, h2, h3, h4, h5, h6')) {
+    if (!el.getClientRects().length) continue;  // not shown
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const t = node.data;
+      for (let i = 0; i + 1 < t.length; i++) {
+        if (!han.test(t[i]) || !han.test(t[i + 1])) continue;
+        const a = box(node, i), b = box(node, i + 1);
+        if (a.height && b.height && b.top > a.top + a.height / 2) { found.add(`${t[i]}/${t[i + 1]} in ${el.tagName}: ${el.innerText.slice(0, 30)}`); break; }
+      }
+    }
+  }
+  return [...found];
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [390, 1440, 1920])
+def test_no_chinese_word_breaks_across_lines_in_cells_buttons_and_titles(browser, app_url, width):
+    """Every tab in Chinese at a phone's, a laptop's and a projector's width: no two-character word split (错/误,
+    通/过), measured from the rendered lines."""
+    from dashboard.limits import TABS
+    from tests.test_a11y import wait_drawn
+
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(f"{app_url}/?lang=zh-CN&h=4")
+        wait_drawn(page, "example")
+        broken = {}
+        for tab in TABS:
+            page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
+            wait_drawn(page, tab)
+            if found := page.evaluate(BROKEN_WORDS):
+                broken[tab] = found
+        assert broken == {}
+    finally:
+        context.close()
