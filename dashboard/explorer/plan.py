@@ -60,7 +60,8 @@ def layout() -> html.Details:
             html.Summary(_("Lecture plan"), className="h5"),
             dcc.Store(id=PLAN, storage_type="local"),
             dcc.Store(id=AT, storage_type="local"),
-            html.Div(id=CONSOLE, className="plan-console", role="status", **{"aria-live": "polite"}),
+            html.Div(console([], None), id=CONSOLE, className="plan-console", role="status",
+                     **{"aria-live": "polite"}),
             html.Div([button(_("previous step (PgUp)"), STEP_BACK), button(_("next step (PgDn)"), STEP_FORWARD)],
                      className="d-flex gap-2 my-2"),
             dbc.RadioItems(id=PICK, options=[], value=None, className="plan-steps", labelClassName="plan-step"),
@@ -75,7 +76,7 @@ def layout() -> html.Details:
                  dbc.Select(id=QUESTION_KIND, value=next(iter(TEMPLATES)), size="sm", className="w-auto",
                             options=[{"label": _(name), "value": key} for key, name in TEMPLATES.items()]),
                  button(_("add a class question on this view"), ADD_QUESTION),
-                 button(_("save plan"), SAVE),
+                 button(_("save plan"), SAVE, disabled=True),
                  dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=PLAN_OPEN,
                             accept=".json,application/json", max_size=plans.MAX_BYTES),
                  button(_("clear the plan"), CLEAR),
@@ -236,8 +237,10 @@ def console(steps: list[dict], k: int | None) -> list:
 
 @callback(output=dict(steps=Output(PICK, "options"), console=Output(CONSOLE, "children"),
                       save=Output(SAVE, "disabled")),
-          inputs=dict(plan=Input(PLAN, "data"), at=Input(AT, "data")))
+          inputs=dict(plan=Input(PLAN, "data"), at=Input(AT, "data")), prevent_initial_call=True)
 def show(plan, at):
+    """The list and the console, when the plan or the step changes (a plan kept in local storage counts: the store
+    sets it as the page loads, or as another window changes it). A page with no plan asks for nothing."""
     steps = stored(plan)
     k = position(at, steps)
     # Translators: marks the lecture plan's current step in its list
