@@ -1,5 +1,7 @@
 """Headless Debian Chromium for the browser tests (never a downloaded browser), and waiting on the page."""
 
+import itertools
+import os
 import time
 
 CHROMIUM = "/usr/bin/chromium"
@@ -23,13 +25,22 @@ def launch_chromium(playwright):
 class ReducedMotion:
     """A browser whose new contexts ask for reduced motion unless told otherwise. Bootstrap scrolls smoothly
     for everyone else, and each scroll a test makes then takes 0.4 s of animation before the page settles.
-    (Playwright emulates the media feature per context, so a Chromium switch cannot set it.)"""
+    (Playwright emulates the media feature per context, so a Chromium switch cannot set it.)
+
+    Each context is also a device of its own address, as a class's phones and a lecturer's laptop are: it sends
+    X-Real-IP, which the test server believes from 127.0.0.1 (conftest.app_url sets TRUSTED_PROXIES, as
+    deploy/serve.py does for its nginx). Otherwise every session a run starts counts against one address, and
+    class mode's bound of live sessions per address (sessions.MAX_SESSIONS_PER_OWNER) refused the eleventh start
+    of a test run, whichever test that was."""
 
     def __init__(self, browser):
         self._browser = browser
+        self._devices = itertools.count(1)
 
     def new_context(self, **options):
-        return self._browser.new_context(**{"reduced_motion": "reduce", **options})
+        device = next(self._devices)
+        address = {"X-Real-IP": f"10.{os.getpid() % 250}.{device // 250}.{device % 250 + 1}"}
+        return self._browser.new_context(**{"reduced_motion": "reduce", "extra_http_headers": address, **options})
 
     def __getattr__(self, name):
         return getattr(self._browser, name)

@@ -71,7 +71,8 @@ def app_url(tmp_path_factory):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     proc = start([sys.executable, "app.py", "--port", str(port)], url + "/",
-                 env={"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+                 env={"DATA_DIR": str(tmp_path_factory.mktemp("data")),
+                      "TRUSTED_PROXIES": "127.0.0.1"})  # each browser context's own address (tests/browser.py)
     yield url
     stop(proc)
 
