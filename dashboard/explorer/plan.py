@@ -77,8 +77,11 @@ def layout() -> html.Details:
                             options=[{"label": _(name), "value": key} for key, name in TEMPLATES.items()]),
                  button(_("add a class question on this view"), ADD_QUESTION),
                  button(_("save plan"), SAVE, disabled=True),
-                 dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary"), id=PLAN_OPEN,
-                            accept=".json,application/json", max_size=plans.MAX_BYTES),
+                 # a larger file would not reach the server (its body limit): the browser keeps it, and the title says
+                 dcc.Upload(html.Span(_("open a plan"), className="btn btn-sm btn-outline-secondary",
+                                      title=_("a lecture plan's file, at most {size} kB").format(
+                                          size=plans.MAX_BYTES // 1024)),
+                            id=PLAN_OPEN, accept=".json,application/json", max_size=plans.MAX_BYTES),
                  button(_("clear the plan"), CLEAR),
                  html.Span(id=MESSAGE, className="small", role="status"),
                  dcc.Download(id=PLAN_DOWNLOAD)],
