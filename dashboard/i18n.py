@@ -36,8 +36,14 @@ CHOICE_COOKIE = "mha-language"  # the language this browser chose in the header'
 PAGE_COOKIE = "mha-page-language"  # the language of the page this browser loaded last, for the layout it fetches
 
 _language: ContextVar[str] = ContextVar("language", default=DEFAULT)
-# A test's stand-in for every catalog (`substitute`): (translations, list formatter), or None.
+# A test's stand-in for every catalog (`substitute`): (translations, list formatter), or None; for a whole test
+# server, every thread's (`substitute_everywhere`).
 _substitute: ContextVar[tuple | None] = ContextVar("substitute", default=None)
+_everywhere: tuple | None = None
+
+
+def _stand_in() -> tuple | None:
+    return _substitute.get() or _everywhere
 
 
 def language() -> str:
@@ -64,7 +70,7 @@ def catalog(lang: str) -> NullTranslations:
 
 def current() -> NullTranslations:
     """The messages of the running request: its language's catalog, or a test's stand-in (`substitute`)."""
-    stand_in = _substitute.get()
+    stand_in = _stand_in()
     return stand_in[0] if stand_in else catalog(language())
 
 
@@ -78,6 +84,13 @@ def substitute(translations, list_format=None):
         yield
     finally:
         _substitute.reset(token)
+
+
+def substitute_everywhere(translations, list_format=None) -> None:
+    """Tests only: `substitute` for every request of this process, before the app is built (the pseudo-locale
+    server of tests/test_pseudo_locale.py). Never called by the app."""
+    global _everywhere
+    _everywhere = (translations, list_format)
 
 
 def _(message: str) -> str:
@@ -103,7 +116,7 @@ def format_list(items, style: str = "standard") -> str:
     if style not in LIST_STYLES:
         raise ValueError(f"a list style is one of {LIST_STYLES}, got {style!r}")
     items = [str(item) for item in items]
-    stand_in = _substitute.get()
+    stand_in = _stand_in()
     if stand_in and stand_in[1]:
         return stand_in[1](items, style)
     return babel_format_list(items, style=style, locale=LOCALES.get(language(), DEFAULT))
@@ -166,7 +179,7 @@ def lru_cache(maxsize: int):
 
         @functools.wraps(function)
         def cached(*args, **kwargs):
-            if _substitute.get():  # a test's stand-in catalog: never cached for a real language
+            if _stand_in():  # a test's stand-in catalog: never cached for a real language
                 return function(*args, **kwargs)
             return caches[language()](*args, **kwargs)
 
