@@ -1,7 +1,8 @@
 """A pseudo-locale catches a sentence assembled in code (issue 37).
 
-The test builds a catalog `xx` from the template (dashboard/locale/messages.pot) at test time: each message wrapped
-in ⟦…⟧ with its letters made visibly foreign (a → á, n → ñ …), its placeholders kept. It is served through
+The test builds a catalog `xx` at test time from every message the code marks (extracted as `make messages` does, so
+a message the template does not hold yet is there too): each message wrapped in ⟦…⟧ with its letters and
+punctuation made visibly foreign (a → á, n → ñ, "," → "‚" …), its placeholders kept. It is served through
 i18n.substitute, Babel's list patterns likewise (each separator wrapped), and nothing is written to
 dashboard/locale. Then every view's server callback, the pages' layouts, the explorer's sentence-making functions at
 several settings and class mode's results and student strings are rendered, and every visible string must be
@@ -23,7 +24,8 @@ import pytest
 from babel.lists import format_list as babel_format_list
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 
 from dashboard import bugs, checks, explain, i18n, limits, state, trainer
 from dashboard.attention import worked_example
@@ -51,15 +53,15 @@ def pseudo(text: str) -> str:
 
 
 def pseudo_catalog() -> gettext.GNUTranslations:
-    """Every message of the template, in `xx`, compiled in memory."""
-    with open(i18n.LOCALE_DIR / "messages.pot", "rb") as pot:
-        template = read_po(pot)
-    xx = Catalog(locale="en", domain="messages")  # English's plural rule: the template's two forms
-    for m in template:
-        if not m.id:
-            continue
-        string = tuple(pseudo(s) for s in m.id) if isinstance(m.id, tuple) else pseudo(m.id)
-        xx.add(m.id, string, context=m.context)
+    """Every message the code marks now (as `make messages` extracts them: babel.cfg, so a message not yet in the
+    template is there too), in `xx`, compiled in memory."""
+    root = i18n.LOCALE_DIR.parent.parent
+    with open(root / "babel.cfg", encoding="utf-8") as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    xx = Catalog(locale="en", domain="messages")  # English's plural rule: the code's two forms
+    for _file, _line, message, _comments, context in extract_from_dir(root, method_map, options_map):
+        string = tuple(pseudo(s) for s in message) if isinstance(message, tuple) else pseudo(message)
+        xx.add(message, string, context=context)
     buffer = io.BytesIO()
     write_mo(buffer, xx)
     buffer.seek(0)
