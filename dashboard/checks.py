@@ -262,5 +262,6 @@ def caught_by(table: dict[str, tuple[Verdict, Verdict, bool | None]]) -> str:
         parts.append(_("missed by {checks}").format(checks=named[False]))
     if groups[None]:
         parts.append(_("{checks} cannot tell (the correct layer fails it too)").format(checks=named[None]))
-    # Translators: {parts}: "caught by …", "missed by …" and "… cannot tell (…)", as they apply, joined by "; "
+    # Translators: {parts}: "caught by …", "missed by …" and "… cannot tell (…)", as they apply, joined as the
+    # message "{first}; {second}" says
     return _("Here it is {parts}.").format(parts=clauses(parts))
