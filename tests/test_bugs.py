@@ -133,7 +133,7 @@ def test_the_verdicts_say_their_numbers():
     assert buggy.detail == f"largest |row sum − 1| = {np.abs(sums - 1).max():.1e}"
     assert found["equivariance"][2] is None and not found["equivariance"][0].passed
     sentence = checks.caught_by(found)
-    assert "caught by “rows of A sum to 1”, “equals a reference loop”" in sentence and "cannot tell" in sentence
+    assert "caught by “rows of A sum to 1” and “equals a reference loop”" in sentence and "cannot tell" in sentence
 
 
 def test_the_reference_is_the_seed_notebook():
