@@ -13,7 +13,7 @@ from tests.util import fire, texts
 
 QUESTION = {"template": "key", "timer": 30, "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed",
             "tau": 0, "head": 2, "query": 1}
-EDIT = dict(presses=[1] * 6, upload=None, search="", notes="", plan=None, at=None, pick=None, kind="key")
+EDIT = dict(presses=[1] * 7, upload=None, search="", notes="", plan=None, at=None, pick=None, kind="key")
 
 
 def clicked(callback, button, value=1, **values):
@@ -81,6 +81,18 @@ def test_a_forged_pick_changes_no_step(pick):
     for button in plan.MOVES:
         out = clicked(plan.edit, button, **{**EDIT, "plan": {"steps": steps}, "pick": pick})
         assert out["plan"] == {"steps": steps}
+
+
+def test_the_picked_step_takes_the_notes_box_s_text_as_its_notes():
+    steps = build("?h=1", "?h=2")
+    out = clicked(plan.edit, plan.RENOTE, **{**EDIT, "plan": {"steps": steps}, "pick": 1, "notes": "<i>new</i>"})
+    assert [s["notes"] for s in out["plan"]["steps"]] == ["notes 1", "<i>new</i>"] and out["notes"] == ""
+    out = clicked(plan.edit, plan.RENOTE, **{**EDIT, "plan": {"steps": steps}, "pick": 0, "notes": "x" * 201})
+    assert out["message"] == "Step 1: notes are text of at most 200 characters."
+    assert out["plan"].__class__.__name__ == "NoUpdate"
+    for pick in (None, 2, "0", True):
+        out = clicked(plan.edit, plan.RENOTE, **{**EDIT, "plan": {"steps": steps}, "pick": pick, "notes": "n"})
+        assert out["plan"].__class__.__name__ == "NoUpdate"
 
 
 def test_clear_empties_the_plan():
@@ -230,7 +242,7 @@ def test_the_plan_s_callbacks_pass_the_server_s_request_check_with_the_largest_p
                          content_type="application/json")
     assert answer.status_code == 200, answer.data[:300]
     assert answer.json["response"]["plan-at"]["data"] == 4
-    added = request("plan.data", dict(presses=[1, None, None, None, None, None], upload=None, search="?h=3", notes="",
+    added = request("plan.data", dict(presses=[1, None, None, None, None, None, None], upload=None, search="?h=3", notes="",
                                       plan={"steps": steps[:2]}, at=None, pick=None, kind="key"),
                     changed=["plan-add.n_clicks"])
     answer = client.post("/_dash-update-component", json=added)

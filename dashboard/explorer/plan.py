@@ -39,6 +39,7 @@ PICK = "plan-pick"  # the steps, as a list to pick one from: its index
 # server's check of a callback's request, server.is_callback_request, does not take.)
 MOVES = {"plan-up": -1, "plan-down": 1, "plan-remove": 0}
 GO = "plan-go"  # show the picked step
+RENOTE = "plan-renote"  # the notes box's text as the picked step's notes
 ADD_QUESTION = "plan-add-question"
 QUESTION_KIND = "plan-question-kind"
 STEP_BACK, STEP_FORWARD = "plan-back", "plan-forward"  # the panel's own previous and next
@@ -66,7 +67,8 @@ def layout() -> html.Details:
                      className="d-flex gap-2 my-2"),
             dbc.RadioItems(id=PICK, options=[], value=None, className="plan-steps", labelClassName="plan-step"),
             html.Div([button(_("show this step"), GO), button(_("move up"), "plan-up"),
-                      button(_("move down"), "plan-down"), button(_("remove"), "plan-remove")],
+                      button(_("move down"), "plan-down"), button(_("remove"), "plan-remove"),
+                      button(_("give it the notes below"), RENOTE)],
                      className="d-flex flex-wrap gap-2 my-2"),
             dbc.Label(_("notes for this view (shown only here)"), html_for=NOTES, className="small mb-0"),
             dbc.Textarea(id=NOTES, maxLength=plans.MAX_NOTES, rows=2, className="plan-notes"),
@@ -118,10 +120,11 @@ def edited(steps: list[dict], k, do: str) -> tuple[list[dict], int | None]:
     return steps, to
 
 
-# Every change of the plan: add the page's view, the picked step's up, down or remove, open a file, clear.
+# Every change of the plan: add the page's view or a question on it, the picked step's up, down, remove or new
+# notes, open a file, clear.
 @callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
                       notes=Output(NOTES, "value"), pick=Output(PICK, "value")),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, ADD_QUESTION, CLEAR, *MOVES]],
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, ADD_QUESTION, CLEAR, RENOTE, *MOVES]],
                       upload=Input(PLAN_OPEN, "contents")),
           state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
                      at=State(AT, "data"), pick=State(PICK, "value"), kind=State(QUESTION_KIND, "value")),
@@ -146,6 +149,9 @@ def edit(presses, upload, search, notes, plan, at, pick, kind):
         elif button == CLEAR:
             steps, at = [], None
             out["pick"] = None
+        elif button == RENOTE and position(pick, steps) is not None:
+            steps = plans.check_steps([*steps[:pick], {**steps[pick], "notes": notes}, *steps[pick + 1:]], url_params())
+            out["notes"] = ""
         elif button in MOVES:
             now = position(at, steps)
             steps, moved = edited(steps, pick, button)
