@@ -8,7 +8,6 @@
   const plain = (html) => String(html || "").replace(/<br>/g, ", ").replace(/<[^>]+>/g, "");
   const escape = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
   const fmt = (v) => (Math.abs(v) >= 0.005 || v === 0 ? v.toFixed(2) : v.toExponential(1));
-
   const axisOf = (layout, ref) => layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || {};
   const axisTitle = (layout, ref, fallback) => plain(axisOf(layout, ref).title?.text) || fallback;
 
@@ -54,7 +53,8 @@
       box.appendChild(table(name, rows, cols, z, rowName, colName));
     });
     const reading = document.createElement("p");
-    reading.textContent = window.pageMessage("figureEnd", { readings: (parts.length ? parts : titles).join("; ") });
+    const clause = (first, second) => (first ? window.pageMessage("clauses", { first, second }) : second);
+    reading.textContent = window.pageMessage("figureEnd", { readings: (parts.length ? parts : titles).reduce(clause, "") });
     box.prepend(reading);
     return box;
   }

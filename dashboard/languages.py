@@ -35,6 +35,8 @@ MESSAGES = {
     # largest at query r 3, key j 5"
     "figureReading": N_("{name}: {rows} × {cols}, values {min} to {max}, largest at {rowName} {row}, {colName} {col}"),
     "figureEnd": N_("{readings}."),
+    # the readings of a figure's panels, one after another (i18n.clauses): the catalog's own message
+    "clauses": N_("{first}; {second}"),
     "panel": N_("panel {k}"),
     "row": N_("row"),
     "column": N_("column"),

@@ -35,8 +35,9 @@ def header() -> dbc.Navbar:
     """The name, and behind the phone's menu button the theme, lecture mode and the way back to the explorer."""
     return dbc.Navbar(
         dbc.Container([
-            html.H1([html.Span(_("Multi-head attention:"), className="phone-hidden"), " ", _("class mode")],
-                    className="navbar-brand mb-0"),  # the page's h1, above its sections' h2
+            # the page's h1, above its sections' h2: on a phone the short name alone
+            html.H1([html.Span(_("Multi-head attention: class mode"), className="phone-hidden"),
+                     html.Span(_("class mode"), className="phone-only")], className="navbar-brand mb-0"),
             *prefs.menu([prefs.theme_switch(),
                          dbc.Switch(id=LECTURE, label=_("lecture mode"), value=False, className="mb-0 small"),
                          html.A(_("the explorer"), id=EXPLORER_LINK, href="/", className="small"),

@@ -28,10 +28,12 @@ def equivariance_attention(A_X: np.ndarray, A_PX: np.ndarray, PAP: np.ndarray, p
     """For one head: A(PX) and P A(X) P^T first, side by side on every page width (they are equal when
     equivariance holds), then A(X); each (n, n)."""
     ident, permuted = token_labels(range(len(perm))), token_labels(perm)
-    label = head_title(head)  # the seed's A^(i) as "head i: A", whose index a title can draw full size
     X, PX = ("X + E", "PX + E") if with_positions else ("X", "PX")
+    # Translators: a panel's title: an attention head ("head 2") and the formula of its map, e.g. "A(PX)"; the
+    # seed's A^(i) as "head i: A", whose index a title can draw full size
+    titled = lambda formula: _("{head}: {formula}").format(head=head_title(head), formula=formula)  # noqa: E731
     return heatmap_grid(
-        [A_PX, PAP, A_X], [f"{label}: A({PX})", f"{label}: P A({X}) Pᵀ", f"{label}: A({X})"], max_cols=3,
+        [A_PX, PAP, A_X], [titled(f"A({PX})"), titled(f"P A({X}) Pᵀ"), titled(f"A({X})")], max_cols=3,
         display=display,
         zmax=float(max(A_X.max(), A_PX.max())), row_labels=[permuted, permuted, ident],
         col_labels=[permuted, permuted, ident], panel_px=300)
