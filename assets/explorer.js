@@ -91,7 +91,7 @@
     return "?" + q.toString();
   }
 
-  // The page's two listeners. A key presses its shortcut's button (rules.shortcutButton says which, if any), so it
+  // The page's listeners. A key presses its shortcut's button (rules.shortcutButton says which, if any), so it
   // does what a click does, through Dash. A page that turns narrow or wide presses the button the display follows.
   function init(config) {
     let pointed = null;  // the control the pointer chose last (a label's click chooses its input)
@@ -110,6 +110,15 @@
     const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
     narrow.addEventListener("change", () => document.getElementById(config.ids.widthChanged)?.click());
     window.addEventListener("resize", () => presented && fitHeight(presented.querySelector(".js-plotly-plot")));
+    // A graph's near button (ui.near_button) is pressed once, when the graph first comes within a screen of the view.
+    const nearby = new IntersectionObserver((seen) => seen.forEach((e) => {
+      if (e.isIntersecting) { nearby.unobserve(e.target); e.target.click(); }
+    }), { rootMargin: "100% 0px" });
+    const watch = () => document.querySelectorAll("button.near:not([disabled]):not([data-watched])").forEach((b) => {
+      b.dataset.watched = "1";
+      nearby.observe(b);
+    });
+    new MutationObserver(watch).observe(document.body, { childList: true, subtree: true });
   }
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
@@ -135,14 +144,6 @@
         const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)").matches;
         document.documentElement.classList.toggle("lecture", lecture === true);
         return { narrow: narrow, lecture: lecture === true };
-      },
-
-      // A click on a per-head heatmap (trace i is head i + 1, x the key, y the query) selects that cell.
-      // Cube planes report cell corners, which round to the cell.
-      pickCell: function (click) {
-        const point = click && click.points && click.points[0];
-        if (!point) return [no(), no(), no()];
-        return [point.curveNumber + 1, Math.round(point.y), Math.round(point.x)];
       },
 
       // A present button, P or Esc (presenter.py): the figure alone, full screen, in lecture mode.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import math
 import os
@@ -90,10 +91,18 @@ def layout_language() -> str:
 
 
 def ids(items) -> list | None:
-    """[(id, property)] of a request's inputs, state or outputs; None if any item is not such a dict."""
+    """[(id, property)] of a request's inputs, state or outputs; None if any item is not such a dict. A dict id
+    ({"type": …, "graph": …}) as the string the app's callback map keys it by (one_id)."""
     if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
         return None
-    return [(x.get("id"), x.get("property")) for x in items]
+    return [(one_id(x.get("id")), x.get("property")) for x in items]
+
+
+def one_id(component_id):
+    """A component's id as Dash writes it in a callback's key: a string as it is, a dict as compact JSON with
+    sorted keys."""
+    return json.dumps(component_id, sort_keys=True, separators=(",", ":")) \
+        if isinstance(component_id, dict) else component_id
 
 
 def is_callback_request(body, callback_map) -> bool:
@@ -106,7 +115,7 @@ def is_callback_request(body, callback_map) -> bool:
         return False
     multi = isinstance(spec["output"], list)
     declared = spec["output"] if multi else [spec["output"]]
-    inputs = [(x["id"], x["property"]) for x in spec["inputs"]]
+    inputs = [(one_id(x["id"]), x["property"]) for x in spec["inputs"]]
     names = {f"{i}.{p}" for i, p in inputs}
     changed = body.get("changedPropIds", [])
     outputs = ids(body.get("outputs") if multi else [body.get("outputs")])
@@ -114,9 +123,9 @@ def is_callback_request(body, callback_map) -> bool:
         outputs is not None
         # an output that allows duplicates carries '@<hash>' after its property, as Dash names it
         and [(i, p.split("@")[0] if isinstance(p, str) else p) for i, p in outputs]
-        == [(o.component_id, o.component_property) for o in declared]
+        == [(one_id(o.component_id), o.component_property) for o in declared]
         and ids(body.get("inputs")) == inputs
-        and ids(body.get("state", [])) == [(x["id"], x["property"]) for x in spec["state"]]
+        and ids(body.get("state", [])) == [(one_id(x["id"]), x["property"]) for x in spec["state"]]
         and isinstance(changed, list)
         and all(isinstance(c, str) and c in names for c in changed)
     )

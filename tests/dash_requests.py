@@ -11,6 +11,7 @@ model fires the store; a click on a cell fires only the cell's three inputs (cha
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import NamedTuple
 
@@ -47,6 +48,12 @@ def callback_map() -> dict:
     CALLBACKS.wire(app)
     header.CALLBACKS.wire(app)
     return app.callback_map
+
+
+def port(name: str) -> dict:
+    """{"id", "property"} of an "id.property" string; a dict id ({"type": …, "graph": …}) as the dict Dash sends."""
+    component, prop = name.rsplit(".", 1)
+    return {"id": json.loads(component) if component.startswith("{") else component, "property": prop}
 
 
 def outputs_of(key: str) -> list[str]:
@@ -123,8 +130,8 @@ def request(output: str, values=None, changed=None, lang: str = "en") -> dict:
     flat[language] = lang
     entry = callback_map()[key]
     n_inputs = len(entry["inputs"])
-    parts = [dict(zip(("id", "property"), name.rsplit(".", 1))) for name in outputs_of(key)]
-    body = [{"id": i, "property": p, "value": v} for (i, p), v in zip(slots, flat)]
+    parts = [port(name) for name in outputs_of(key)]
+    body = [{**port(f"{i}.{p}"), "value": v} for (i, p), v in zip(slots, flat)]  # dict ids as the browser sends
     return {
         "output": key,
         "outputs": parts if key.startswith("..") else parts[0],
@@ -201,7 +208,7 @@ def layout_values() -> dict:
 
 def default_values(key: str) -> dict:
     """A view callback's values by name at the page's defaults (None where the layout sets nothing: a click
-    count, a poll count)."""
+    count, a poll count), a figure that waits to come near the screen (ui.near_button) having come near once."""
     key, known = key_of(key), layout_values()
     slots = ports(key)
     def value(where):
@@ -209,7 +216,8 @@ def default_values(key: str) -> dict:
             return {sub: known.get(slots[i]) for sub, i in where.items()}
         return [known.get(slots[i]) for i in where] if isinstance(where, list) else known.get(slots[where])
 
-    return {name: value(where) for name, where in names(key).items()}
+    values = {name: value(where) for name, where in names(key).items()}
+    return {**values, "near": 1} if "near" in values else values
 
 
 class ViewCallback(NamedTuple):
@@ -265,8 +273,10 @@ def celled_body(output: str, h=8, seed=3, selected=(1, 0, 1), changed=None, tab=
                    STORE[tab] if changed is None else changed)
 
 
-def cube_body(h=8, seed=3, focus=0, **controls) -> dict:
-    return request("cube.figure", {"shared": model(h, seed, **controls), "focus": focus}, STORE["example"])
+def cube_body(h=8, seed=3, focus=0, near=1, **controls) -> dict:
+    """The cube's callback after a change of the model, the cube having come near the screen `near` times."""
+    return request("cube-focus.options", {"shared": model(h, seed, **controls), "focus": focus, "near": near},
+                   STORE["example"])
 
 
 def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> dict:

@@ -1,6 +1,7 @@
 """The real app in headless Chromium: what a student clicks, and what the page then shows."""
 
 import re
+import time
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
@@ -123,21 +124,25 @@ def test_head_button_brings_that_head_forward(page):
 
 def test_a_head_chosen_while_the_cubes_new_figure_is_on_its_way_stays_forward(page):
     """A click on a head while the cube's figure for a new h is on its way: once the answers come, the cube has the
-    new h's planes with that head forward (each answer is a Patch of the cube's data, built for what was asked)."""
+    new h's planes with that head forward (each answer is a Patch of the cube's data, built for what was asked),
+    and the head buttons of the new h (they come in the cube's answer)."""
     open_view(page)
     wait_heads(page, "cube", example.PLANE, 4)
     held = []
     page.route(re.compile("_dash-update-component"), lambda route: held.append(route)
-               if '"output":"cube.figure' in (route.request.post_data or "") else route.continue_())
-    with page.expect_request(lambda request: '"output":"cube.figure' in (request.post_data or "")):
+               if '"output":"..cube.figure' in (route.request.post_data or "") else route.continue_())
+    with page.expect_request(lambda request: '"output":"..cube.figure' in (request.post_data or "")):
         choose(page, "heads", "8")
-    wait_until(page, "() => document.querySelectorAll('#cube-focus label').length === 9", look_at="cube")
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:  # the route's handler runs as Playwright next dispatches
+        page.wait_for_timeout(20)
     assert len(held) == 1 and '"value":0' in held[0].request.post_data  # asked for with 'all' chosen
-    page.locator("#cube-focus label", has_text="head 3").click()
+    page.locator("#cube-focus label", has_text="head 3").click()  # a head both h = 4 and h = 8 have
     wait_until(page, "() => document.querySelector('#cube-focus input:checked')?.value === '3'")
     # the figure for h = 8 asked with 'all', and whatever the click asked while it waited, go on to the server
-    page.unroute(re.compile("_dash-update-component"))
+    page.unroute(re.compile("_dash-update-component"))  # which lets the held requests go on
     wait_heads(page, "cube", example.PLANE, 8)
+    wait_until(page, "() => document.querySelectorAll('#cube-focus label').length === 9", look_at="cube")
     focused = [t["opacity"] for t in example.focus_planes(example.cube_traces(core_attention(8, 0)), 2)]
     wait_until(page, "(want) => JSON.stringify(document.querySelector('#cube .js-plotly-plot')._fullData"
                      ".map(t => t.opacity)) === JSON.stringify(want)", focused)

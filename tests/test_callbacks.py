@@ -1,10 +1,11 @@
 import numpy as np
 import pytest
+from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits, state
 from dashboard.attention import HEAD_CHOICES, multi_head_attention, single_head_mixing, worked_example
-from dashboard.explorer import equivariance, example, mixing
+from dashboard.explorer import equivariance, example, mixing, selection
 from dashboard.figures.example import PLANE
 from dashboard.state import Setting
 from tests.dash_requests import cell as selected_cell
@@ -24,7 +25,7 @@ def example_view(h, seed, display=False, focus=0, cell=CELL):
     the seed's size and scale."""
     shared = {**model(h, seed, **SEED_MODEL), "display": display}
     return (fire(example.update_blocks, shared=shared), fire(example.update_heatmaps, shared=shared, cell=cell),
-            fire(example.update_cube, shared=shared, focus=focus), fire(example.update_worked_text, shared=shared))
+            fire(example.update_cube, shared=shared, focus=focus, near=1)["cube"], fire(example.update_worked_text, shared=shared))
 
 
 def mixing_view(h, seed, cell=CELL):
@@ -150,3 +151,33 @@ def test_caches_keep_the_latest_settings_and_no_more(cached):
 def test_a_phone_page_gets_two_panels_a_row(display, columns):
     _, heatmaps, _, _ = example_view(8, 0, display)
     assert len({tuple(v["domain"]) for k, v in heatmaps["layout"].items() if k.startswith("xaxis")}) == columns
+
+
+def test_the_cube_waits_until_it_comes_near_then_draws_with_its_head_buttons():
+    """Before its near button is pressed (ui.near_button) a change of the model computes and draws nothing; after,
+    one answer holds the cube, its head buttons for the new h, and the button disabled (pressed for good)."""
+    shared = model(8, 0, **SEED_MODEL)
+    far = fire(example.update_cube, shared=shared, focus=limits.ALL_HEADS, near=None)
+    assert set(far) == {"cube", "options", "focus", "drawn"} and all(v is no_update for v in far.values())
+    near = fire(example.update_cube, shared=shared, focus=7, near=1)
+    assert [o["value"] for o in near["options"]] == [limits.ALL_HEADS, *range(1, 9)] and near["drawn"] is True
+    assert near["focus"] is no_update  # head 7 exists at h = 8: kept
+    fewer = fire(example.update_cube, shared=model(2, 0, **SEED_MODEL), focus=7, near=1)
+    assert fewer["focus"] == limits.ALL_HEADS and [o["value"] for o in fewer["options"]] == [limits.ALL_HEADS, 1, 2]
+    opacities = [t.get("opacity") for t in fewer["cube"].to_plotly_json()["operations"][0]["params"]["value"]]
+    assert len(set(opacities)) == 1  # 'all': no plane brought forward
+
+
+@pytest.mark.parametrize("click", [None, {}, {"points": []}, {"points": [{"curveNumber": "1", "x": 0, "y": 0}]},
+                                   {"points": [{"curveNumber": 0, "x": "a", "y": 0}]},
+                                   {"points": [{"curveNumber": 0.5, "x": 0, "y": 0}]},
+                                   {"points": [{"curveNumber": 0, "x": float("inf"), "y": 0}]},
+                                   {"points": [{"curveNumber": 0, "x": float("nan"), "y": 0}]}, [1], "x"])
+def test_a_forged_click_selects_nothing(click):
+    with pytest.raises(PreventUpdate):
+        selection.clicked_cell(click)
+
+
+def test_a_click_selects_the_cell_a_cube_corner_rounds_to():
+    assert selection.clicked_cell({"points": [{"curveNumber": 2, "x": 4, "y": 7}]}) == (3, 7, 4)
+    assert selection.clicked_cell({"points": [{"curveNumber": 0, "x": 4.4, "y": 6.6}]}) == (1, 7, 4)

@@ -224,7 +224,8 @@ def test_a_change_of_the_model_redraws_every_figure(changed):
     A = multi_head_attention(*worked_example(0)[:5], 8).A
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-6)
     assert heatmaps["layout"]["shapes"] == selection.outlines(Cell(6, 3, 9), 8, 12) != []
-    patched = set(patch_assignments(fire(example.update_cube, changed and STORE["example"], shared=W, focus=0)))
+    patched = set(patch_assignments(fire(example.update_cube, changed and STORE["example"], shared=W, focus=0,
+                                         near=1)["cube"]))
     assert ("data",) in patched and not [p for p in patched if "camera" in p or p == ("layout",)], patched
     forms_fig, logits, forms_text = fire(forms.update_forms, changed, shared=W, cell=C)
     assert isinstance(forms_fig, dict) and "rank 1" in forms_text

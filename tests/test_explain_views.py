@@ -119,8 +119,8 @@ def test_worked_text_follows_h_and_names_the_largest_weight():
 def test_every_selectable_graph_is_wired_to_a_click():
     from dashboard.explorer.wiring import CALLBACKS
 
-    clicked = {deps[-1].component_id: tuple(d.component_id for d in deps[:-1])
-               for name, deps, _ in CALLBACKS.client if name == "pickCell"}
+    clicked = {deps[1].component_id: tuple(o.component_id for o in deps[0])  # (outputs, the graph's clickData, …)
+               for deps, _kwargs, function in CALLBACKS.server if function.__name__ == "pick_cell"}
     explorer = (ids.SEL_HEAD, ids.SEL_QUERY, ids.SEL_KEY)
     assert clicked == {**dict.fromkeys([example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI,
                                         influence.INFLUENCE], explorer),

@@ -16,7 +16,7 @@ from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, section_id
 from .presenter import present_button
-from .ui import follow_h, graph, head_buttons, markdown, text_beside_view
+from .ui import follow_h, graph, head_buttons, markdown, near_button, near_id, text_beside_view
 from .wiring import callback
 
 TOKENS = "tokens"
@@ -49,7 +49,7 @@ def layout() -> html.Section:
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
-                 html.Div([present_button(CUBE), camera_buttons(),
+                 html.Div([near_button(CUBE), present_button(CUBE), camera_buttons(),
                            dcc.Graph(id=CUBE, figure={"data": [], "layout": fig.cube_layout()},
                                      config=figures.graph_config(), className="webgl-figure")],
                           className="figure-frame")],
@@ -119,21 +119,31 @@ def camera_buttons() -> html.Div:
         role="group", className="btn-group cube-cameras", **{"aria-label": _("turn the cube")})
 
 
-@callback(Output(CUBE, "figure"), inputs=dict(shared=MODEL_STORE.input, focus=Input(CUBE_FOCUS, "value")),
+@callback(output=dict(cube=Output(CUBE, "figure"), options=Output(CUBE_FOCUS, "options"),
+                      focus=Output(CUBE_FOCUS, "value"), drawn=Output(near_id(CUBE), "disabled")),
+          inputs=dict(shared=MODEL_STORE.input, focus=Input(CUBE_FOCUS, "value"),
+                      near=Input(near_id(CUBE), "n_clicks")),
           prevent_initial_call=True)
-def update_cube(shared, focus):
+def update_cube(shared, focus, near):
     """The cube, as a Patch of its `data` and of the text the display sizes (fig.cube_scene_text), so the
     camera survives (dash 4.4.1 resets it on a whole new figure); a head button brings its plane forward the
-    same way."""
+    same way. Its head buttons follow h in the same answer (a head that no longer exists falls back to 'all').
+
+    It is drawn first when it comes near the screen (ui.near_button), then at every change. It sits at the foot
+    of the tab, and its WebGL draw is the page's longest task: 1.7 s of the main thread at load in software
+    WebGL (SwiftShader, a school laptop without a GPU driver), while the page settled in 7.7 s."""
+    if not near:
+        return dict(cube=no_update, options=no_update, focus=no_update, drawn=no_update)
     view = ModelView.parse(shared)
     s = view.setting
+    options, chosen = follow_h(s.h, focus, include_all=True)
     cube = Patch()
-    cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus, s.h))
+    cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus if chosen is no_update else chosen, s.h))
     text = fig.cube_scene_text(view.display)
     cube["layout"]["font"] = text.pop("font")
     for key, value in text.items():
         cube["layout"]["scene"][key] = value
-    return cube
+    return dict(cube=cube, options=options, focus=chosen, drawn=True)
 
 
 @callback(Output(CUBE, "figure", allow_duplicate=True),
@@ -185,9 +195,3 @@ def worked_text(s: Setting) -> str:
 
 selection.clickable(HEATMAPS)
 selection.clickable(CUBE)
-
-@callback(Output(CUBE_FOCUS, "options"), Output(CUBE_FOCUS, "value"), inputs=dict(shared=MODEL_STORE.input),
-          state=dict(chosen=State(CUBE_FOCUS, "value")), prevent_initial_call=True)
-def follow_heads(shared, chosen):
-    """The cube's head buttons follow the tab's h; a chosen head that no longer exists falls back to 'all'."""
-    return follow_h(ModelView.parse(shared).setting.h, chosen, include_all=True)

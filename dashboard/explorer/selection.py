@@ -4,12 +4,13 @@ and each such graph outlines it (on its panel for head i) without being redrawn 
 from __future__ import annotations
 
 from dash import Input, Output, Patch, ctx
+from dash.exceptions import PreventUpdate
 
 from .. import figures, limits
 from ..state import Setting
 from .controls import Cell
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
-from .wiring import clientside_callback
+from .wiring import callback
 
 
 def outlines(cell: Cell, h: int, n: int) -> list[dict]:
@@ -26,8 +27,23 @@ def with_outline(fig: dict, cell: Cell, s: Setting) -> dict:
 def clickable(graph_id: str, ids: tuple[str, str, str] = (SEL_HEAD, SEL_QUERY, SEL_KEY)) -> None:
     """A click on a cell of this graph's trace i (head i + 1) at (query r, key j) selects that cell: it sets the
     inputs `ids` of the head, query and key (by default the explorer's selection)."""
-    clientside_callback("pickCell", *[Output(i, "value", allow_duplicate=True) for i in ids],
-                        Input(graph_id, "clickData"), prevent_initial_call=True)
+    @callback([Output(i, "value", allow_duplicate=True) for i in ids], Input(graph_id, "clickData"),
+              prevent_initial_call=True)
+    def pick_cell(click):
+        return clicked_cell(click)
+
+
+def clicked_cell(click) -> tuple[int, int, int]:
+    """(head, query, key) of a heatmap's clickData; a cube plane reports a cell's corner, which rounds to the cell.
+    Anything else (a forged request) is no update; the views check the cell against the setting (Cell.parse)."""
+    try:
+        point = click["points"][0]
+        head, query, key = point["curveNumber"] + 1, round(point["y"]), round(point["x"])
+    except (TypeError, KeyError, IndexError, ValueError, OverflowError):
+        raise PreventUpdate from None
+    if not all(limits.is_int(v) for v in (head, query, key)):
+        raise PreventUpdate
+    return head, query, key
 
 
 def only_the_cell_changed(cell: dict[str, Input]) -> bool:

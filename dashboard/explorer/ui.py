@@ -167,6 +167,21 @@ def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.D
                     className="d-flex gap-2 mb-2")
 
 
+NEAR = "near"  # a graph's hidden button: {"type": NEAR, "graph": the graph's id}
+
+
+def near_button(graph_id: str) -> html.Button:
+    """A button assets/explorer.js presses once, when its graph first comes within a screen of the view: the
+    graph's callback draws nothing before that (see example.update_cube for what it saves) and disables the
+    button with its first figure. Hidden from the eye, the Tab key and screen readers."""
+    return html.Button(id=near_id(graph_id), className="near visually-hidden", tabIndex="-1",
+                       **{"aria-hidden": "true"})
+
+
+def near_id(graph_id: str) -> dict:
+    return {"type": NEAR, "graph": graph_id}
+
+
 def text_beside_view(texts: list[str], view) -> dbc.Row:
     """The seed's explanation on the left, the view it describes on the right (stacked on a phone)."""
     return dbc.Row(

@@ -94,7 +94,8 @@ test("each shortcut key presses its button from anywhere but a box being typed i
   const box = element("INPUT", { type: "number" });
   const clicked = (event) => rules.shortcutButton(keys, event, event.target);  // after the pointer chose it
   const expected = { "1": "key-h1", "2": "key-h2", "4": "key-h4", "8": "key-h8", ArrowLeft: "key-previous",
-    ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help" };
+    ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help",
+    PageDown: "key-plan-next", PageUp: "key-plan-previous" };  // a clicker's keys step through a lecture plan
   assert.deepStrictEqual(keys, expected);
   for (const [key, button] of Object.entries(expected)) {
     assert.strictEqual(clicked({ key, target: radio }), button, key);
