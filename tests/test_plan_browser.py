@@ -32,7 +32,9 @@ def add_view(page, notes):
     page.click("#plan-add")
     count = page.evaluate(STEPS)
     try:
-        wait_until(page, f"() => ({STEPS})() === {count + 1} && document.getElementById('plan-notes').value === ''")
+        # a cold server draws the new tab's figures first (once, in a busy test run it took over 20 s)
+        wait_until(page, f"() => ({STEPS})() === {count + 1} && document.getElementById('plan-notes').value === ''",
+                   timeout=45)
     except TimeoutError:
         raise AssertionError(f"{page.inner_text('#plan-message')!r} at {page.url}") from None
 
