@@ -173,8 +173,8 @@ NEAR = "near"  # a graph's hidden button: {"type": NEAR, "graph": the graph's id
 def near_button(graph_id: str) -> html.Button:
     """A button assets/explorer.js presses once, when its graph first comes within a screen of the view: the
     graph's callback draws nothing before that (see example.update_cube for what it saves) and disables the
-    button with its first figure. Hidden from the eye, the Tab key and screen readers."""
-    return html.Button(id=near_id(graph_id), className="near visually-hidden", tabIndex="-1",
+    button with its first figure. Hidden from the eye (assets/site/presenter.css), the Tab key and screen readers."""
+    return html.Button(id=near_id(graph_id), className="near", tabIndex="-1",
                        **{"aria-hidden": "true"})
 
 
