@@ -158,6 +158,22 @@ def test_health_is_down_at_once_while_the_store_hangs(tmp_path):
     assert store.health() == "down" and time.monotonic() - started < 0.05
 
 
+def test_health_answers_within_its_deadline_whatever_the_write_waits_on(tmp_path, monkeypatch):
+    """A write that blocks past the deadline without the database's deadline cutting it (a new connection to a
+    hung PostgreSQL takes libpq's 2 s connect_timeout): /healthz says down after HEALTH_DEADLINE, not after the
+    write. Just inside the deadline, the write's answer counts."""
+    store = Store(data_dir=tmp_path)
+    release = threading.Event()
+    monkeypatch.setattr(store.db, "run", lambda write, body, **kw: release.wait(5))
+    started = time.monotonic()
+    assert store.health() == "down"
+    assert sessions.HEALTH_DEADLINE <= time.monotonic() - started < sessions.HEALTH_DEADLINE + 0.2
+    release.set()
+    store._health = None
+    monkeypatch.setattr(store.db, "run", lambda write, body, **kw: time.sleep(sessions.HEALTH_DEADLINE - 0.3))
+    assert store.health() == "ok"
+
+
 # ------------------------------------------------------------------ a real PostgreSQL, stopped
 
 
