@@ -35,8 +35,7 @@ PLAN_DOWNLOAD = "plan-download"
 MESSAGE = "plan-message"
 CONSOLE = "plan-console"
 PICK = "plan-pick"  # the steps, as a list to pick one from: its index
-# What the picked step's buttons do to it. (One button per step would need pattern-matching ids, which the
-# server's check of a callback's request, server.is_callback_request, does not take.)
+# What the picked step's buttons do to it: one set of buttons for the picked step, rather than a set per step.
 MOVES = {"plan-up": -1, "plan-down": 1, "plan-remove": 0}
 GO = "plan-go"  # show the picked step
 RENOTE = "plan-renote"  # the notes box's text as the picked step's notes
