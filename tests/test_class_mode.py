@@ -630,3 +630,16 @@ def test_a_suggested_setting_is_one_the_form_offers():
         form = templates.checked_form(template, {**FORM, "tau": 0})
         taus = {f["tau"] for f in templates.variants(template, form) if f["scale"] == "tau"}
         assert taus and taus <= set(TAU_CHOICES), (template, taus)
+
+
+def test_a_plan_entry_names_its_cell_as_each_language_lists():
+    """The plan's next question names its cell as a list of the page's language (i18n.format_list), not ', '."""
+    from dashboard import i18n
+    from dashboard.classmode.plan import describe
+
+    entry = {"template": "amount", "weights": "random", "h": 4, "seed": 0, "head": 2, "query": 1, "key": 3}
+    assert describe(entry) == "How much? (random weights, h = 4, seed 0; head 2, query 1, and key 3)"
+    with i18n.use("zh-CN"):
+        assert describe(entry).endswith("；头 2、查询 1和键 3）")
+    with i18n.use("es"):
+        assert describe(entry).endswith("; cabeza 2, consulta 1 y clave 3)")

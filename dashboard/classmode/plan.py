@@ -14,7 +14,7 @@ import time
 from dash import Input, Output, State, no_update
 from dash.exceptions import PreventUpdate
 
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, format_list, ngettext
 from . import ids
 from .form import MAX_PLAN_BYTES
 from .lecturer import STAGE, control, posed
@@ -113,7 +113,7 @@ def describe(entry: dict) -> str:
         return _("{question}, training seed {seed}, h = {h}").format(question=template, seed=entry.get("train_seed"),
                                                                      h=h)
     weights = _(WEIGHTS[weights]) if weights in WEIGHTS else weights  # any other is refused when posed
-    cell = ", ".join(_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry)
+    cell = format_list([_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry])
     # Translators: a lecture plan's next question: its kind, weights, h, example seed and the cell it asks about
     text = _("{question} ({weights}, h = {h}, seed {seed}; {cell})") if cell else \
         _("{question} ({weights}, h = {h}, seed {seed})")
