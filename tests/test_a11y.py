@@ -25,6 +25,16 @@ def wait_drawn(page, tab):
     wait_until(page, DRAWN, f"section-{tab}", timeout=40)
 
 
+def each_tab(page):
+    """Each tab of the explorer shown in turn (the page's own tab switch, set from the test) and drawn: its name."""
+    from dashboard.limits import TABS
+
+    for tab in TABS:
+        page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
+        wait_drawn(page, tab)
+        yield tab
+
+
 def wait_graph(page, graph):
     """One graph drawn and described, looked at as a student would."""
     wait_until(page, """id => { const gd = document.querySelector(`#${id} .js-plotly-plot`);

@@ -345,8 +345,7 @@ BROKEN_WORDS = """() => {
 def test_no_chinese_word_breaks_across_lines_in_cells_buttons_and_titles(browser, app_url, width):
     """Every tab in Chinese at a phone's, a laptop's and a projector's width: no two-character word split (错/误,
     通/过), measured from the rendered lines."""
-    from dashboard.limits import TABS
-    from tests.test_a11y import wait_drawn
+    from tests.test_a11y import each_tab, wait_drawn
 
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
     page = context.new_page()
@@ -354,9 +353,7 @@ def test_no_chinese_word_breaks_across_lines_in_cells_buttons_and_titles(browser
         page.goto(f"{app_url}/?lang=zh-CN&h=4")
         wait_drawn(page, "example")
         broken = {}
-        for tab in TABS:
-            page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
-            wait_drawn(page, tab)
+        for tab in each_tab(page):
             if found := page.evaluate(BROKEN_WORDS):
                 broken[tab] = found
         assert broken == {}

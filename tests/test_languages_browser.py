@@ -5,8 +5,7 @@ tab."""
 import pytest
 
 from dashboard import i18n
-from dashboard.limits import TABS
-from tests.test_a11y import violations, wait_drawn
+from tests.test_a11y import each_tab, violations, wait_drawn
 from tests.test_languages import CJK, ENGLISH, KEPT, TRANSLATED
 
 pytestmark = pytest.mark.browser
@@ -45,9 +44,7 @@ def test_every_tab_is_in_the_page_s_language_and_axe_finds_nothing(page_in):
     if lang == "zh-CN":  # the system's CJK font draws the header's Chinese (fonts-noto-cjk), none fetched
         fonts = platform_fonts(page, "h1")
         assert [(f["familyName"], f["isCustomFont"]) for f in fonts] == [("Noto Sans CJK SC", False)]
-    for tab in TABS:
-        page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
-        wait_drawn(page, tab)
+    for tab in each_tab(page):
         text = page.evaluate(SECTION_TEXT, f"section-{tab}") + page.evaluate(SECTION_TEXT, "model-bar") + page.evaluate(
             "id => Array.from(document.querySelectorAll(`#${id} .modebar-btn`), b => b.dataset.title).join(' ')",
             f"section-{tab}")  # plotly's toolbar too

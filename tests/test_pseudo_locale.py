@@ -349,8 +349,7 @@ def pseudo_url(tmp_path_factory):
 def test_every_tab_and_the_class_page_in_a_browser_is_owned_by_the_catalog(browser, pseudo_url):
     """The pseudo-locale served by a real server and drawn by Chromium: every tab (figures' titles and axes
     too) and class mode's start page hold no text that no message owns."""
-    from dashboard.limits import TABS
-    from tests.test_a11y import wait_drawn
+    from tests.test_a11y import each_tab, wait_drawn
 
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
@@ -358,9 +357,7 @@ def test_every_tab_and_the_class_page_in_a_browser_is_owned_by_the_catalog(brows
         page.goto(f"{pseudo_url}/?h=4")
         wait_drawn(page, "example")
         found = {}
-        for tab in TABS:
-            page.evaluate("(t) => window.dash_clientside.set_props('tab', {value: t})", tab)
-            wait_drawn(page, tab)
+        for tab in each_tab(page):
             texts = page.evaluate(SHOWN_TEXT, f"#section-{tab}, header, nav, #model-bar")
             assert len(texts) > 10, tab
             if bad := offenders(texts):
