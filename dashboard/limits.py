@@ -58,6 +58,10 @@ THEMES = {"auto": N_("auto (the system's)"), "light": N_("light"), "dark": N_("d
 DEFAULT_THEME = "auto"  # assets/theme.js: a stored choice other than light or dark is auto
 NARROW_WIDTH = 576  # px: Bootstrap's "sm" breakpoint; a page narrower than this is a phone's
 ALL_HEADS = 0  # a head button's value for "all heads"; k >= 1 is head k
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # a class's join code: no 0/O, 1/I/L, read off a projector
+CODE_LENGTH = 6
+CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")  # the store issues these; the explorer's header links back
+MAX_TYPED_CODE = 16  # a typed code may carry spaces around it
 
 
 def identity_order(n: int) -> str:

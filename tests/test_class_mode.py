@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from dashboard import attention as core
-from dashboard import bugs, checks, create_apps, explain, limits, margins, state, trainer
-from dashboard.classmode import ids, store as S, student, templates
+from dashboard import bugs, checks, create_apps, explain, limits, margins, questions, state, trainer
+from dashboard.classmode import ids, store as S, student
 from dashboard.classmode.store import schema
 from dashboard.state import Setting, learned_attention, model
 from dashboard.training import SINGLE_MIXING_FLOOR
@@ -267,8 +267,8 @@ def test_a_timer_locks_the_vote(client, b, monkeypatch):
 
 
 def learning_role(h: int, seed: int):
-    own = learned_attention(h, seed, templates.LAST)[1]
-    return own, [i for i in range(h) if own[i] >= own.max() - templates.ROLE_MARGIN]
+    own = learned_attention(h, seed, questions.LAST)[1]
+    return own, [i for i in range(h) if own[i] >= own.max() - questions.ROLE_MARGIN]
 
 
 def test_which_head_accepts_every_head_within_the_margin_and_says_so(client, b):
@@ -276,7 +276,7 @@ def test_which_head_accepts_every_head_within_the_margin_and_says_so(client, b):
     own, accepted = learning_role(4, 0)
     assert len(accepted) == 2  # seed 0: two heads put 0.93 on their own cluster
     qid, out = pose(client, b, code, token, template="role", h=4, train_seed=0)
-    assert templates.ROLE_MARGIN == margins.WEIGHT == 0.02
+    assert questions.ROLE_MARGIN == margins.WEIGHT == 0.02
     assert "Every head within 0.02 of the largest own-cluster mass counts" in out[ids.PROMPT]["children"]
     sids = [joined(client, b, code) for _ in accepted]
     for sid, head in zip(sids, accepted):
@@ -293,7 +293,7 @@ def test_how_much_follows_the_spread_of_its_row(client, b):
     code, token = start(client, b)
     qid, out = pose(client, b, code, token, template="amount", head=2, query=5, key=9)
     row = model(Setting(4, 0, weights="trained"))[1].A[1, 5]
-    tolerance = max(0.005, templates.up(0.1 * np.ptp(row), 3))
+    tolerance = max(0.005, questions.up(0.1 * np.ptp(row), 3))
     assert f"within ±{tolerance:g} counts" in out[ids.PROMPT]["children"] and tolerance < 0.05
     sids = [joined(client, b, code) for _ in range(3)]
     for sid, value in zip(sids, [row[9], row[9] + 2 * tolerance, 0.9]):
@@ -327,9 +327,9 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
     assert "The answer: stay." in results and "τ doubled" in results
     for tau, truth in [(0, 2), (-10, 2)]:  # τ = 1 and 0.1: the row flattens, up
         logits = model(Setting(2, 0, 4, "tau", tau, "trained"))[1].logits[0, 0]
-        change = templates.entropy_bits(core.softmax(logits / 2)) - templates.entropy_bits(
+        change = questions.entropy_bits(core.softmax(logits / 2)) - questions.entropy_bits(
             core.softmax(logits))
-        assert change > templates.STAY_BITS * 1.5  # decided: more than the margin from the line
+        assert change > questions.STAY_BITS * 1.5  # decided: more than the margin from the line
         qid, _ = pose(client, b, code, token, template="entropy", h=2, head=1, query=0, scale="tau", tau=str(tau))
         post(client, b.reveal(code, token, qid))
         assert ids.store().results(code, token, qid)["truth"] == truth
@@ -578,7 +578,7 @@ def answer_numbers(q: dict) -> set[str]:
     if t == "floor":
         return {f"{trainer.training_runs(q['seed'])[1].test_loss:.3f}"}
     if t == "role":
-        return {f"{m:.3f}" for m in learned_attention(q["h"], q["seed"], templates.LAST)[1]}
+        return {f"{m:.3f}" for m in learned_attention(q["h"], q["seed"], questions.LAST)[1]}
     s = Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
     ex, result = model(s)
     if t == "sharpest":
@@ -587,7 +587,7 @@ def answer_numbers(q: dict) -> set[str]:
         return {f"{v:.3f}" for v in explain.influence(result, ex.W_O).layer[q["query_index"]]}
     if t == "entropy":
         logits = result.logits[q["head_index"], q["query_index"]]
-        return {f"{templates.entropy_bits(core.softmax(logits / k)):.3f}" for k in (1, 2)}
+        return {f"{questions.entropy_bits(core.softmax(logits / k)):.3f}" for k in (1, 2)}
     return set()
 
 
@@ -627,19 +627,18 @@ def test_a_suggested_setting_is_one_the_form_offers():
     from dashboard.classmode.form import TAU_CHOICES
     from tests.class_requests import FORM
     for template in ("key", "sharpest", "entropy", "influence"):
-        form = templates.checked_form(template, {**FORM, "tau": 0})
-        taus = {f["tau"] for f in templates.variants(template, form) if f["scale"] == "tau"}
+        form = questions.checked_form(template, {**FORM, "tau": 0})
+        taus = {f["tau"] for f in questions.variants(template, form) if f["scale"] == "tau"}
         assert taus and taus <= set(TAU_CHOICES), (template, taus)
 
 
 def test_a_plan_entry_names_its_cell_as_each_language_lists():
     """The plan's next question names its cell as a list of the page's language (i18n.format_list), not ', '."""
     from dashboard import i18n
-    from dashboard.classmode.plan import describe
 
     entry = {"template": "amount", "weights": "random", "h": 4, "seed": 0, "head": 2, "query": 1, "key": 3}
-    assert describe(entry) == "How much? (random weights, h = 4, seed 0; head 2, query 1, and key 3)"
+    assert questions.entry_text(entry) == "How much? (random weights, h = 4, seed 0; head 2, query 1, and key 3)"
     with i18n.use("zh-CN"):
-        assert describe(entry).endswith("；头 2、查询 1和键 3）")
+        assert questions.entry_text(entry).endswith("；头 2、查询 1和键 3）")
     with i18n.use("es"):
-        assert describe(entry).endswith("; cabeza 2, consulta 1 y clave 3)")
+        assert questions.entry_text(entry).endswith("; cabeza 2, consulta 1 y clave 3)")

@@ -4,8 +4,8 @@ graded right or wrong as it should be, and the reveal marks exactly the answers 
 
 import pytest
 
-from dashboard import bugs, trainer
-from dashboard.classmode import templates
+from dashboard import trainer
+from dashboard import questions
 from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ PHONES = 4
 
 
 def fill_form(page, template: str, form: dict):
-    page.locator(f"#class-template label", has_text=templates.TEMPLATES[template]).first.click()
+    page.locator("#class-template label", has_text=questions.TEMPLATES[template]).first.click()
     page.locator("#class-weights label", has_text=form["weights"]).first.click()
     page.locator("#class-heads label").filter(has_text=str(form["h"])).first.click()
     page.select_option("#class-scale", form["scale"])
@@ -80,7 +80,7 @@ def test_every_template_at_three_settings_is_graded_as_shown(browser, app_url, t
         number = 0
         for setting in SETTINGS[template]:
             form = {**BASE, **setting}
-            q, message = templates.question({**form, "template": template, "timer": 0})
+            q, message = questions.question({**form, "template": template, "timer": 0})
             assert q is not None, (template, setting, message)
             q.setdefault("accepted", [q["truth"]])  # the store's default: the truth alone
             number += 1
@@ -111,7 +111,7 @@ def test_every_template_at_three_settings_is_graded_as_shown(browser, app_url, t
                 answers = [q["truth"], wrong, q["accepted"][-1], wrong]
                 right = [True, False, True, False]
                 for s, a in zip(students, answers):
-                    label = templates.option_label(template, a)
+                    label = questions.option_label(template, a)
                     s.locator("#class-choices label").filter(has_text=f"{label}").first.tap() \
                         if template in ("bug", "entropy", "floor") else \
                         s.locator("#class-choices label").get_by_text(label, exact=True).tap()
@@ -124,7 +124,7 @@ def test_every_template_at_three_settings_is_graded_as_shown(browser, app_url, t
             if template == "amount":
                 assert marked_rows(lecturer) == [f"{max(0, t - tol):.3f}–{min(1, t + tol):.3f}"]
             else:
-                assert marked_rows(lecturer) == [templates.option_label(template, k) for k in q["accepted"]]
+                assert marked_rows(lecturer) == [questions.option_label(template, k) for k in q["accepted"]]
             for s, ok in zip(students, right):
                 s.wait_for_selector("#class-student-result:has-text('The answer')")
                 assert s.inner_text("#class-student-result").endswith("Well predicted!") == ok, (template, setting)

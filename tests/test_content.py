@@ -3,7 +3,6 @@
 import hashlib
 import re
 import xml.dom.minidom
-from html.parser import HTMLParser
 
 import pytest
 

@@ -23,7 +23,7 @@ from dashboard.explorer.ids import SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
 from dashboard.explorer.trained import Shown
 from dashboard.state import Setting
 from tests.dash_requests import (CLICK, STORE, callback_map, cell, change_of_heads, click_on_cell, default_values,
-                                 explorer_app, heads_store, key_of, key_of_function, layers, model, names, request,
+                                 explorer_app, heads_store, key_of_function, layers, model, names, request,
                                  store_of, view_callbacks)
 from tests.util import decode, fire, patch_assignments
 

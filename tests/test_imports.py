@@ -31,3 +31,16 @@ def test_the_constants_are_the_modules_own():
     assert [bug.name for bug in bugs.BUGS] == list(constants.BUG_NAMES.values())
     assert checks.CHECKS is constants.CHECKS and checks.FAST == limits.FAST == constants.FAST_CHECKS
     assert training.STEPS == constants.TRAINING_STEPS == limits.TRAINING_STEPS[-1]
+
+
+def test_the_explorer_and_class_mode_import_only_what_they_share():
+    """Explorer and class mode live apart: neither package imports the other. What both need (the class questions,
+    the join code's rule) lives in a shared module, dashboard/questions.py or dashboard/limits.py."""
+    import ast
+
+    for package, other in (("explorer", "classmode"), ("classmode", "explorer")):
+        for path in sorted((ROOT / "dashboard" / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or "", *(alias.name for alias in node.names)] if isinstance(node, ast.ImportFrom) else []
+                assert not any(other in name.split(".") for name in names), (path.name, names)

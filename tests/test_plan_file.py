@@ -124,11 +124,12 @@ def test_class_mode_opens_a_saved_plan_and_poses_its_questions_in_order():
 
 
 def test_the_plan_s_rules_are_class_mode_s():
-    from dashboard.classmode import form, plan, templates
+    from dashboard import questions
+    from dashboard.classmode import form, plan
     from dashboard.server import MAX_BODY
 
     assert plans.FORMAT == plan.PLAN_FORMAT and plans.QUESTION_KEYS == plan.PLAN_KEYS
-    assert plans.TEMPLATES == tuple(templates.TEMPLATES) and plans.MAX_TEXT == plan.MAX_TEXT
+    assert plans.TEMPLATES == tuple(questions.TEMPLATES) and plans.MAX_TEXT == plan.MAX_TEXT
     # the largest plan, uploaded (base64 in a callback's body), stays under the server's body limit
     assert plans.MAX_BYTES <= form.MAX_PLAN_BYTES and 4 * plans.MAX_BYTES // 3 + form.PLAN_OVERHEAD < MAX_BODY
 
@@ -235,6 +236,6 @@ def test_a_question_of_no_kind_class_mode_has_is_refused(template):
 
 
 def test_the_learning_lab_s_questions_are_class_mode_s():
-    from dashboard.classmode import templates
+    from dashboard import questions
 
-    assert plans.LAB == templates.LAB
+    assert plans.LAB == questions.LAB

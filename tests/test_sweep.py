@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dashboard import bugs, checks, explain
-from dashboard.classmode import templates
+from dashboard import questions
 from dashboard.explorer import influence_tables, summary
 from dashboard.state import Setting, checks_example, model
 
@@ -54,8 +54,8 @@ def test_every_claimed_winner_beats_its_runner_up(h, seed, size, scale_tau, weig
             row = explain.influence(result, ex.W_O).layer[0]
             values = row / row.sum()
         try:
-            q = templates.example(template, templates.checked_form(template, dict(f, template=template)))
-        except templates.Refused:
+            q = questions.example(template, questions.checked_form(template, dict(f, template=template)))
+        except questions.Refused:
             assert gap(values, lower) <= margin, template
             continue
         assert gap(values, lower) > margin and q["accepted"] == [q["truth"]], template

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from dashboard import margins
-from dashboard.classmode import results, templates
+from dashboard import margins, questions
+from dashboard.classmode import results
 
 
 def test_compare_names_a_winner_only_past_its_margin():
@@ -23,31 +23,31 @@ def form(**kw):
 
 @pytest.mark.parametrize("weights, h", [("random", 4), ("trained", 8), ("trained", 4)])
 def test_sharpest_is_refused_within_the_margin_with_a_setting_where_it_is_posed(weights, h):
-    q, message = templates.question(form(template="sharpest", weights=weights, h=h))
+    q, message = questions.question(form(template="sharpest", weights=weights, h=h))
     assert q is None and "too close to tell" in message and "It is posed with" in message
 
 
 def test_sharpest_posed_has_one_clear_winner():
-    q, _ = templates.question(form(template="sharpest", weights="trained", h=8, scale="tau", tau=-5))
+    q, _ = questions.question(form(template="sharpest", weights="trained", h=8, scale="tau", tau=-5))
     assert q is not None and q["accepted"] == [q["truth"]]
 
 
 @pytest.mark.parametrize("query", range(12))
 def test_entropy_question_is_decided_by_more_than_its_margin(query):
-    q, message = templates.question(form(template="entropy", query=query))
+    q, message = questions.question(form(template="entropy", query=query))
     if q is None:
         assert "too close to tell" in message
     else:
         from dashboard.state import model
-        logits = model(templates.setting_of(form()))[1].logits[0, query]
+        logits = model(questions.setting_of(form()))[1].logits[0, query]
         p = [np.exp(logits / k - (logits / k).max()) for k in (1, 2)]
-        change = np.subtract(*[templates.entropy_bits(x / x.sum()) for x in p[::-1]])
-        assert abs(abs(change) - templates.STAY_BITS) > templates.STAY_BITS / 2
-        assert q["truth"] == (1 if abs(change) < templates.STAY_BITS else 2 if change > 0 else 0)
+        change = np.subtract(*[questions.entropy_bits(x / x.sum()) for x in p[::-1]])
+        assert abs(abs(change) - questions.STAY_BITS) > questions.STAY_BITS / 2
+        assert q["truth"] == (1 if abs(change) < questions.STAY_BITS else 2 if change > 0 else 0)
 
 
 def test_amount_is_graded_against_the_truth_as_shown_and_the_reveal_marks_exactly_the_accepted_bin():
-    q, _ = templates.question(form(template="amount"))
+    q, _ = questions.question(form(template="amount"))
     assert q["truth"] == round(q["truth"], 3)
     q = dict(truth=0.230, tolerance=0.025, lo=0.01, hi=0.3, votes=[dict(values=[0.204, 0.205, 0.255, 0.256, 0.0])])
     labels, counts, marked = results.amount_rows(q)

@@ -1,7 +1,7 @@
 """Class mode, its own app on the explorer's server under /class: the start page (start.py), the lecturer's
-page (form.py, lecturer.py, plan.py) and the students' (student.py), the questions with their truth from the
-core (templates.py), the reveal (results.py, pictures.py), the store of sessions and answers (store/) and the
-join link's QR code (qr.py). It mounts nothing of the explorer.
+page (form.py, lecturer.py, plan.py) and the students' (student.py), the reveal (results.py, pictures.py), the
+store of sessions and answers (store/) and the join link's QR code (qr.py). The questions with their truth from
+the core are dashboard/questions.py, which the explorer's lecture plan shares. It mounts nothing of the explorer.
 """
 
 from __future__ import annotations

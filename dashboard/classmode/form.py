@@ -12,7 +12,7 @@ from ..i18n import _, translated
 from ..server import MAX_BODY
 from . import ids
 from .store.students import MAX_STUDENTS as MAX_CLASS
-from .templates import TEMPLATES, TIMERS
+from ..questions import TEMPLATES, TIMERS
 
 TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
 # The largest lecture file the page takes: its upload (base64, in a callback's body with the callback's ids) stays

@@ -6,7 +6,7 @@ the truth and the figure that explains it.
 (student.py). The token comes in the URL's fragment (/class/CODE#control=TOKEN), which no browser puts in a
 request line, so it never reaches an access log; the page moves it to this tab's sessionStorage, out of the
 address bar the projector shows, and sends it in callback bodies only. The truth is computed from the core
-(templates.py) and kept in the store until the reveal.
+(dashboard/questions.py) and kept in the store until the reveal.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .pictures import question_example
 from .qr import join_qr, origin_ok
 from .results import results_view
 from .store import StoreError
-from .templates import prompt_text, question
+from ..questions import prompt_text, question
 from .wiring import callback, clientside_callback
 
 PHASES = {"vote1": N_("Vote 1: answer on your own. The results stay hidden until the reveal."),

@@ -17,7 +17,7 @@ from ..figures import learning as learning_fig
 from ..i18n import _
 from ..state import Setting, bug_layers, learned_attention, model, tokens
 from ..tables import bar
-from .templates import LAST, entropy_bits
+from ..questions import LAST, entropy_bits
 
 PROJECTOR = figures.Display(lecture=True)
 TWO_A_ROW = figures.Display(narrow=True)  # for a student's phone, and the stage's narrow column on the projector

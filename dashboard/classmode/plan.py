@@ -14,12 +14,12 @@ import time
 from dash import Input, Output, State, no_update
 from dash.exceptions import PreventUpdate
 
-from ..i18n import N_, _, format_list, ngettext
+from ..i18n import N_, _, ngettext
 from . import ids
 from .form import MAX_PLAN_BYTES
 from .lecturer import STAGE, control, posed
 from .store import StoreError, schema
-from .templates import LAB, TEMPLATES, WEIGHTS, form_of, option_label, prompt_text, question
+from ..questions import LAB, TEMPLATES, entry_text, option_label, prompt_text, question
 from .wiring import callback
 
 PLAN_FORMAT = "attention-explorer lecture plan"
@@ -28,7 +28,6 @@ PLAN_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau"
              "train_seed"}
 MAX_TEXT = 20  # characters of a plan's string values (template, weights, scale)
 BAD_PLAN = N_("This file is not a lecture plan: save one from a session with 'save lecture plan'.")
-CELL = {"head": N_("head {number}"), "query": N_("query {number}"), "key": N_("key {number}")}  # a plan's entry
 
 
 def csv_text(questions: list[dict], rows: list[tuple]) -> str:
@@ -89,7 +88,7 @@ def plain(value) -> bool:
 
 def plan_entries(contents) -> list[dict]:
     """A lecture plan's questions from an upload (a data: URL), checked for shape; each is checked in full
-    (templates.question) when it is posed. ValueError for anything else."""
+    (questions.question) when it is posed. ValueError for anything else."""
     if not (isinstance(contents, str) and len(contents) <= 2 * MAX_PLAN_BYTES and contents.isascii()):
         raise ValueError(_(BAD_PLAN))
     try:
@@ -106,18 +105,19 @@ def plan_entries(contents) -> list[dict]:
     return entries
 
 
-def describe(entry: dict) -> str:
-    kind, h, weights = entry["template"], entry.get("h"), entry.get("weights")
-    template = _(TEMPLATES[kind])
-    if kind in LAB:
-        return _("{question}, training seed {seed}, h = {h}").format(question=template, seed=entry.get("train_seed"),
-                                                                     h=h)
-    weights = _(WEIGHTS[weights]) if weights in WEIGHTS else weights  # any other is refused when posed
-    cell = format_list([_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry])
-    # Translators: a lecture plan's next question: its kind, weights, h, example seed and the cell it asks about
-    text = _("{question} ({weights}, h = {h}, seed {seed}; {cell})") if cell else \
-        _("{question} ({weights}, h = {h}, seed {seed})")
-    return text.format(question=template, weights=weights, h=h, seed=entry.get("seed"), cell=cell)
+def form_of(q: dict) -> dict:
+    """The form's values that pose a stored question again (a lecture plan's entry)."""
+    entry = {"template": q["template"], "timer": q["timer"]}
+    if q["template"] in LAB:
+        return {**entry, "train_seed": q["seed"], "h": q["h"]}
+    entry.update({k: q[k] for k in ("weights", "h", "seed", "size", "scale", "tau")})
+    if q.get("bug"):
+        entry["bug"] = q["bug"]
+    for name in ("head", "query", "key"):
+        index = q.get(f"{name}_index")
+        if index is not None:
+            entry[name] = index + 1 if name == "head" else index
+    return entry
 
 
 def plan_text(plan) -> tuple[str, bool]:
@@ -129,7 +129,7 @@ def plan_text(plan) -> tuple[str, bool]:
         return ngettext("The plan's {count} question is posed.", "The plan's {count} questions are all posed.",
                         total).format(count=total), True
     return _("Plan: question {number} of {count} next: {question}.").format(
-        number=k + 1, count=total, question=describe(plan["questions"][k])), False
+        number=k + 1, count=total, question=entry_text(plan["questions"][k])), False
 
 
 @callback(Output(ids.PLAN, "data"), Output(ids.STATUS, "children", allow_duplicate=True),

@@ -10,7 +10,7 @@ from ..i18n import _, format_list, ngettext, sentences
 from ..tables import bar
 from .pictures import why
 from .store import schema
-from .templates import option_label
+from ..questions import option_label
 
 def amount_edges(q: dict) -> tuple[np.ndarray, int]:
     """Bin edges for an amount's answers, and the index of the bin of accepted answers: that bin is exactly the

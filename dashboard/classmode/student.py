@@ -18,7 +18,7 @@ from ..i18n import N_, _, format_list, sentences
 from . import ids
 from .pictures import question_example
 from .store import JoinWait, NotFound, StoreError, schema
-from .templates import option_label, prompt_text
+from ..questions import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
 WAITING = N_("Waiting for the lecturer's question …")

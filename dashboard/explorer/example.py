@@ -4,7 +4,7 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 from __future__ import annotations
 
 import numpy as np
-from dash import Input, Output, Patch, State, ctx, dcc, html, no_update
+from dash import Input, Output, Patch, ctx, dcc, html, no_update
 
 from .. import attention as core
 from .. import figures, limits

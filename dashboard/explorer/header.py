@@ -11,7 +11,6 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, html
 
 from .. import languages, limits, prefs
-from ..classmode.store import schema  # the join codes the store issues: the link back to a running session
 from ..attention import HEAD_CHOICES
 from ..i18n import N_, _
 from ..wiring import Callbacks
@@ -70,7 +69,7 @@ def layout() -> dbc.Navbar:
                         dbc.Switch(id=LECTURE, label=_("lecture mode"), value=False, className="mb-0 small"),
                         html.A(_("class mode"), id=CLASS_LINK, href="/class", className="small",
                                title=_("ask the room a question"), **{"data-session-key": prefs.RUNNING_SESSION,
-                                  "data-code-pattern": "^" + schema.CODE.pattern + "$"}),
+                                  "data-code-pattern": "^" + limits.CODE.pattern + "$"}),
                         languages.switch(),
                     ],
                     label=_("theme, lecture mode, class mode, language"),

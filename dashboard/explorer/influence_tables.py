@@ -10,7 +10,7 @@ from dash import html
 from .. import explain, figures, margins
 from ..figures.influence import influence_label
 from ..i18n import _, format_list, pgettext, sentences, vector
-from .summary import as_shown, heads_named
+from .summary import heads_named
 
 
 def rank_range(k: int, values: np.ndarray, margin: float) -> tuple[int, int]:

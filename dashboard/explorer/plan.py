@@ -18,7 +18,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import lecture_plan as plans, limits
-from ..classmode.templates import TEMPLATES
+from ..questions import TEMPLATES, entry_text, prompt_text, question
 from ..i18n import _, language
 from .ids import URL
 from .presenter import PLAN_STEP_KEYS
@@ -196,8 +196,6 @@ def question_prompt(entry: dict) -> tuple[str, bool]:
 @functools.lru_cache(maxsize=64)
 def posed_prompt(entry_json: str, lang: str) -> str | None:
     """The prompt, cached: the truth behind it is computed once per entry and language; None if refused."""
-    from ..classmode.templates import prompt_text, question
-
     q = question(json.loads(entry_json))[0]
     # as class mode poses it (lecturer.posed): the cell's indices under the names the prompt reads
     return None if q is None else prompt_text({**q, "head_index": q.get("head"), "query_index": q.get("query"),
@@ -205,7 +203,6 @@ def posed_prompt(entry_json: str, lang: str) -> str | None:
 
 
 def refusal(entry: dict) -> str:
-    from ..classmode.templates import question
     return question(entry)[1]
 
 
@@ -215,8 +212,7 @@ def describe(s: dict, mark: list = ()) -> list:
         tab = plans.read_view(s["view"], url_params(), 0).get("tab", limits.DEFAULT_TAB)
         what = [html.Span(_(limits.TABS[tab]), className="me-1"), html.Code(s["view"] or "?")]
     else:
-        from ..classmode.plan import describe as question_text
-        what = [html.Span(_("class question"), className="badge text-bg-info me-1"), question_text(s)]
+        what = [html.Span(_("class question"), className="badge text-bg-info me-1"), entry_text(s)]
     notes = [html.Div(s["notes"], className="plan-step-notes small text-body-secondary")] if s["notes"] else []
     return what + list(mark) + notes
 

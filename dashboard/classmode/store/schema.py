@@ -15,17 +15,14 @@ import re
 from ... import bugs, limits
 from ...attention import HEAD_CHOICES, check_int
 from ...i18n import N_, _
+from ...limits import CODE, CODE_ALPHABET, CODE_LENGTH, MAX_TYPED_CODE
 from .errors import Forbidden, Invalid, NotFound
 
 VERSION = 4  # a store made by another version is dropped and made again (sessions last hours, not releases)
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read off a projector
-CODE_LENGTH = 6
 TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
-CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{16}")
-MAX_TYPED_CODE = 16  # a typed code may carry spaces around it
 NO_SESSION = N_("There is no session with this code: it may have ended.")
 NO_CONTROL = N_("This control link does not run this session.")
 NO_QUESTION = N_("There is no such question in this session.")

@@ -1,4 +1,5 @@
-"""Class-mode questions with their truth from the core: the form's values in, the store's question out.
+"""Class questions with their truth from the core: the form's values in, the store's question out. Class mode
+poses them; the explorer's lecture plan holds them (explorer and class mode share this module, not each other).
 
 Questions on the worked example take the whole setting the lecturer chose (weights, h, seed, size, scale, τ),
 so that a question can be asked on weights with structure (the learning lab's trained layer); the
@@ -14,10 +15,10 @@ import math
 
 import numpy as np
 
-from .. import attention as core
-from .. import bugs, checks, explain, figures, limits, margins, trainer, training
-from ..i18n import N_, _
-from ..state import Setting, checks_example, learned_attention, model
+from . import attention as core
+from . import bugs, checks, explain, figures, limits, margins, trainer, training
+from .i18n import N_, _, format_list
+from .state import Setting, checks_example, learned_attention, model
 
 # Translators: the kinds of question; a key and a head are attention's (a token attended to, an attention head)
 TEMPLATES = {"key": N_("Which key?"), "amount": N_("How much?"), "sharpest": N_("Which head is sharpest?"),
@@ -317,16 +318,19 @@ def lab(template: str, form: dict) -> dict | str:
             "prompt": stated(margin=ROLE_MARGIN)}
 
 
-def form_of(q: dict) -> dict:
-    """The form's values that pose a stored question again (a lecture plan's entry)."""
-    entry = {"template": q["template"], "timer": q["timer"]}
-    if q["template"] in LAB:
-        return {**entry, "train_seed": q["seed"], "h": q["h"]}
-    entry.update({k: q[k] for k in ("weights", "h", "seed", "size", "scale", "tau")})
-    if q.get("bug"):
-        entry["bug"] = q["bug"]
-    for name in ("head", "query", "key"):
-        index = q.get(f"{name}_index")
-        if index is not None:
-            entry[name] = index + 1 if name == "head" else index
-    return entry
+CELL = {"head": N_("head {number}"), "query": N_("query {number}"), "key": N_("key {number}")}  # a lecture plan's entry
+
+
+def entry_text(entry: dict) -> str:
+    """A lecture plan's question in one line, in the page's language: its kind, setting and cell."""
+    kind, h, weights = entry["template"], entry.get("h"), entry.get("weights")
+    template = _(TEMPLATES[kind])
+    if kind in LAB:
+        return _("{question}, training seed {seed}, h = {h}").format(question=template, seed=entry.get("train_seed"),
+                                                                     h=h)
+    weights = _(WEIGHTS[weights]) if weights in WEIGHTS else weights  # any other is refused when posed
+    cell = format_list([_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry])
+    # Translators: a lecture plan's next question: its kind, weights, h, example seed and the cell it asks about
+    text = _("{question} ({weights}, h = {h}, seed {seed}; {cell})") if cell else \
+        _("{question} ({weights}, h = {h}, seed {seed})")
+    return text.format(question=template, weights=weights, h=h, seed=entry.get("seed"), cell=cell)
