@@ -149,6 +149,7 @@ def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
     assert view[ids.S_STATUS]["children"] == NO_SESSION
 
 
+@pytest.mark.slow
 def test_a_flood_of_made_up_students_from_one_address_closes_nothing(client, b):
     """1,200 answers with fresh ids from one address, as the attack sent them: each refused, and a new student
     from that address joins and is counted."""
@@ -169,6 +170,7 @@ class Clock:
         return self.t
 
 
+@pytest.mark.slow
 def test_a_class_of_200_joins_from_one_address_within_60_s_and_a_flood_of_joins_is_held(client, b, monkeypatch):
     """200 phones behind one school address open the page at once; those the store asks to wait join at a later
     poll by themselves, all within 60 s (on the store's and the process limit's clock). A script at that address
@@ -519,6 +521,7 @@ def test_a_store_that_cannot_write_is_a_message_for_everyone(client, b, monkeypa
     assert health.status_code == 503 and health.get_json() == {"status": "down", "store": "down", "trainer": "ok"}
 
 
+@pytest.mark.slow
 def test_forged_inputs_never_get_a_server_error(client, b):
     code, token = start(client, b)
     qid, _ = pose(client, b, code, token)

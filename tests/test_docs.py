@@ -105,6 +105,7 @@ def test_the_guides_have_runnable_blocks():
     assert len(runnable_blocks()) >= 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("doc", "block"), runnable_blocks(), ids=lambda v: v.splitlines()[0][:40])
 def test_a_runnable_block_runs_as_written(doc, block):
     """As a reader with the requirements installed runs it: `python` is the project's venv."""

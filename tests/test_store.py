@@ -245,6 +245,7 @@ def test_students_get_their_ids_from_the_server_and_answer_once_each(store):
         [(1, 2.0, 0), (1, 2.0, 3)]
 
 
+@pytest.mark.slow
 def test_a_flood_of_made_up_students_closes_nothing(store):
     """1,200 answers with fresh ids from one address: refused, and a new student's answer is still counted."""
     code, token = store.create_session(ADDRESS)
@@ -288,6 +289,7 @@ def test_joins_from_one_address_go_at_a_human_pace_exactly(store, clock):
     store.join(code, ADDRESS)
 
 
+@pytest.mark.slow
 def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_a_second(store, clock):
     """200 phones at one school address each try every 2 s (the page's poll) until they are in."""
     code, _token = store.create_session(ADDRESS)
@@ -731,6 +733,7 @@ def child(database, code, q, ids) -> subprocess.Popen:
     return proc
 
 
+@pytest.mark.slow
 def test_processes_share_a_session_and_answers_survive_a_killed_process(database):
     store = Store(*database)
     code, token = store.create_session(ADDRESS)

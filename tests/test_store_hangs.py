@@ -70,6 +70,7 @@ def test_an_operation_that_hangs_gives_up_at_its_deadline_and_is_not_tried_again
     assert backend.connects == 1
 
 
+@pytest.mark.slow
 def test_while_one_operation_hangs_past_SUSPECT_the_others_fail_at_once():
     backend = Hanging()
     database = db.Database(backend)
@@ -110,6 +111,7 @@ def test_the_cool_down_after_a_cut_is_exactly_two_seconds(after, hangs):
     assert db.COOL_DOWN == 2.0
 
 
+@pytest.mark.slow
 def test_at_most_IN_FLIGHT_threads_wait_on_the_database_and_another_gives_up_once_they_are_suspect():
     backend = Hanging()
     database = db.Database(backend)
@@ -158,6 +160,7 @@ def test_health_is_down_at_once_while_the_store_hangs(tmp_path):
     assert store.health() == "down" and time.monotonic() - started < 0.05
 
 
+@pytest.mark.slow
 def test_health_answers_within_its_deadline_whatever_the_write_waits_on(tmp_path, monkeypatch):
     """A write that blocks past the deadline without the database's deadline cutting it (a new connection to a
     hung PostgreSQL takes libpq's 2 s connect_timeout): /healthz says down after HEALTH_DEADLINE, not after the

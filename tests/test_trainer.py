@@ -46,6 +46,7 @@ def child_pid() -> int:
     return trainer._trainer[2].result(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_dead_trainer_is_replaced_on_the_next_request():
     seed = 7
     trainer._runs.pop(seed, None)
@@ -90,6 +91,7 @@ sys.stdin.read()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_the_trainer_exits_when_its_parent_dies(sig):
     parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=ROOT, stdin=subprocess.PIPE,
@@ -106,6 +108,7 @@ def test_the_trainer_exits_when_its_parent_dies(sig):
         parent.wait()
 
 
+@pytest.mark.slow
 def test_a_child_that_dies_while_a_request_waits_is_sent_the_work_again_once():
     """Issue 34 item 8: a future that breaks between lost() and result() used to raise BrokenProcessPool to the
     request. The work is sent again, once; the request gets its runs. Independent of xdist's order: the kill
