@@ -110,15 +110,16 @@
     const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
     narrow.addEventListener("change", () => document.getElementById(config.ids.widthChanged)?.click());
     window.addEventListener("resize", () => presented && fitHeight(presented.querySelector(".js-plotly-plot")));
-    // A graph's near button (ui.near_button) is pressed once, when the graph first comes within a screen of the view.
+    // A graph's near button (ui.near_button) is pressed while enabled (its graph waits for a figure) and within a
+    // screen of the view. The server arms it at a change of the model; observing it anew reports if it is near now.
     const nearby = new IntersectionObserver((seen) => seen.forEach((e) => {
-      if (e.isIntersecting) { nearby.unobserve(e.target); e.target.click(); }
+      const button = e.target.querySelector(":scope > button.near");  // the observed figure frame's
+      if (e.isIntersecting && !button.disabled) button.click();
     }), { rootMargin: "100% 0px" });
-    const watch = () => document.querySelectorAll("button.near:not([disabled]):not([data-watched])").forEach((b) => {
-      b.dataset.watched = "1";
-      nearby.observe(b);
-    });
-    new MutationObserver(watch).observe(document.body, { childList: true, subtree: true });
+    new MutationObserver((changes) => {
+      changes.filter((c) => c.type === "attributes").forEach((c) => nearby.unobserve(c.target.parentElement));
+      document.querySelectorAll("button.near").forEach((b) => nearby.observe(b.parentElement));  // new, or armed again
+    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled", "value"] });
   }
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {

@@ -113,7 +113,7 @@ def prop_ids(*fired) -> list[str]:
         if isinstance(f, dict):
             out += prop_ids(*f.values())
         elif isinstance(f, Input):
-            out.append(f"{f.component_id}.{f.component_property}")
+            out.append(f"{f.component_id_str()}.{f.component_property}")  # a pattern id as JSON
         else:
             out.append(f)
     return out
@@ -208,7 +208,7 @@ def layout_values() -> dict:
 
 def default_values(key: str) -> dict:
     """A view callback's values by name at the page's defaults (None where the layout sets nothing: a click
-    count, a poll count), a figure that waits to come near the screen (ui.near_button) having come near once."""
+    count, a poll count), a figure that waits to come near the screen (ui.waiting) having come near and drawn."""
     key, known = key_of(key), layout_values()
     slots = ports(key)
     def value(where):
@@ -217,7 +217,7 @@ def default_values(key: str) -> dict:
         return [known.get(slots[i]) for i in where] if isinstance(where, list) else known.get(slots[where])
 
     values = {name: value(where) for name, where in names(key).items()}
-    return {**values, "near": 1} if "near" in values else values
+    return {**values, **{k: v for k, v in (("near", 1), ("drawn", True)) if k in values}}
 
 
 class ViewCallback(NamedTuple):

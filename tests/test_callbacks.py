@@ -24,7 +24,7 @@ def example_view(h, seed, display=False, focus=0, cell=CELL):
     """The worked example's blocks, heatmaps, cube and sentence as a first draw of the tab (every input fired), at
     the seed's size and scale."""
     shared = {**model(h, seed, **SEED_MODEL), "display": display}
-    return (fire(example.update_blocks, shared=shared), fire(example.update_heatmaps, shared=shared, cell=cell),
+    return (fire(example.update_blocks, shared=shared)["figure"], fire(example.update_heatmaps, shared=shared, cell=cell),
             fire(example.update_cube, shared=shared, focus=focus, near=1)["cube"], fire(example.update_worked_text, shared=shared))
 
 
@@ -54,14 +54,14 @@ def test_example_views_equal_the_core(h):
 
 
 def test_tokens_follow_the_seed_only():
-    tokens = example.update_tokens(model(4, 7, **SEED_MODEL))
+    tokens = fire(example.update_tokens, shared=model(4, 7, **SEED_MODEL))["figure"]
     np.testing.assert_allclose(decode(tokens["data"][-1]["z"]), worked_example(7).X, rtol=1e-6)
     # neither h nor the scale: their own cache answers every h and scale with the same figure
-    assert all(example.update_tokens(model(h, 7, size=4, scale=scale)) is tokens for h in HEAD_CHOICES
-               for scale in limits.SCALES)
+    assert all(fire(example.update_tokens, shared=model(h, 7, size=4, scale=scale))["figure"] is tokens
+               for h in HEAD_CHOICES for scale in limits.SCALES)
     for bad in BAD_SEEDS:
         with pytest.raises(PreventUpdate):
-            example.update_tokens(model(4, bad, **SEED_MODEL))
+            fire(example.update_tokens, shared=model(4, bad, **SEED_MODEL))
 
 
 def test_cube_focus_from_the_buttons_is_applied_and_checked():

@@ -10,17 +10,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from dash import Patch, dcc, html, no_update
+from dash import Input, Patch, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits, trainer
 from dashboard.attention import multi_head_attention, worked_example
-from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, equivariance, example, forms,
+from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, equivariance, example, forms, forward,
                                 influence, layout, mixing, selection)
 from dashboard.explorer.clinic_controls import Layers
 from dashboard.explorer.controls import CELL, MODEL, Cell, HeadsView, ModelView
 from dashboard.explorer.ids import SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
 from dashboard.explorer.trained import Shown
+from dashboard.explorer.ui import near_id
 from dashboard.state import Setting
 from tests.dash_requests import (CLICK, STORE, callback_map, cell, change_of_heads, click_on_cell, default_values,
                                  explorer_app, heads_store, key_of_function, layers, model, names, request,
@@ -204,11 +205,14 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     (shape,) = outline_of(heatmaps)
     assert (shape["xref"], shape["yref"]) == ("x6", "y6")  # head 6 is panel 6
     assert (shape["x0"] + shape["x1"]) / 2 == 9 and (shape["y0"] + shape["y1"]) / 2 == 3
-    forms_fig, logits, forms_text = fire(forms.update_forms, CLICK, shared=W, cell=C)
-    assert forms_fig is no_update and forms_text is no_update
-    assert outline_of(logits) == [shape]
-    per_head, layer, _, _ = fire(influence.update_influence, CLICK, shared=W, cell=C)
-    assert outline_of(per_head) == [shape] and outline_of(layer) != []
+    clicked = fire(forms.update_forms, CLICK, shared=W, cell=C)
+    assert clicked["forms"] is no_update and clicked["text"] is no_update and clicked["drawn"] is no_update
+    assert outline_of(clicked["logits"]) == [shape]
+    clicked = fire(influence.update_influence, CLICK, shared=W, cell=C)
+    assert outline_of(clicked["per_head"]) == [shape] and outline_of(clicked["layer"]) != []
+    # a graph still waiting to come near (ui.waiting) is left alone: it draws the new cell when it comes near
+    for fn in (forms.update_forms, influence.update_influence):
+        assert set(fire(fn, CLICK, shared=W, cell=C, drawn=False).values()) == {no_update}
     # the drill-down is the click's answer, read from the core
     panel = fire(drilldown.update_drilldown, CLICK, shared=W, cell=C)
     A = multi_head_attention(*worked_example(0)[:5], 8).A
@@ -227,9 +231,14 @@ def test_a_change_of_the_model_redraws_every_figure(changed):
     patched = set(patch_assignments(fire(example.update_cube, changed and STORE["example"], shared=W, focus=0,
                                          near=1)["cube"]))
     assert ("data",) in patched and not [p for p in patched if "camera" in p or p == ("layout",)], patched
-    forms_fig, logits, forms_text = fire(forms.update_forms, changed, shared=W, cell=C)
-    assert isinstance(forms_fig, dict) and "rank 1" in forms_text
-    assert len(logits["data"]) == 8 and logits["layout"]["shapes"] == heatmaps["layout"]["shapes"]
+    if changed:  # the forms wait to come near the screen (ui.waiting): a change arms their near button with it
+        waits = fire(forms.update_forms, changed, shared=W, cell=C)
+        assert waits["forms"] is waits["logits"] is waits["text"] is no_update
+        assert waits["drawn"] is False and json.loads(waits["waits_for"]) == W
+    near = fire(forms.update_forms, [*(changed or []), Input(near_id(forms.FORMS), "n_clicks")],
+                shared=W, cell=C)
+    assert isinstance(near["forms"], dict) and "rank 1" in near["text"] and near["drawn"] is True
+    assert len(near["logits"]["data"]) == 8 and near["logits"]["layout"]["shapes"] == heatmaps["layout"]["shapes"]
 
 
 def test_a_click_on_the_mixing_tab_patches_the_outline_and_draws_the_query_s_row():
@@ -293,8 +302,13 @@ def test_over_http_a_click_answers_patches_of_the_outlines_and_a_change_of_h_who
     for graph, answer in drawn.items():
         if "figure" in answer and graph != example.CUBE:
             assert "__dash_patch_update" not in answer["figure"] and "data" in answer["figure"], graph
-    assert {example.BLOCKS, example.HEATMAPS, example.CUBE, example.WORKED_TEXT, forms.FORMS, forms.LOGITS,
-            forms.FORMS_TEXT, drilldown.DRILLDOWN, influence.INFLUENCE} <= set(drawn)
+    # the heatmaps, the cube (drawn once near) and the texts answer; a graph that waits to come near (ui.waiting)
+    # answers with its near button armed, and draws when it is pressed
+    assert {example.HEATMAPS, example.CUBE, example.WORKED_TEXT, drilldown.DRILLDOWN} <= set(drawn)
+    for graph in (example.TOKENS, example.BLOCKS, forms.FORMS, forward.FORWARD, influence.INFLUENCE,
+                  influence.HEAD_EFFECTS):
+        armed = drawn[json.dumps(near_id(graph), sort_keys=True, separators=(",", ":"))]
+        assert graph not in drawn and armed["disabled"] is False and json.loads(armed["value"])["h"] == 8, graph
     np.testing.assert_allclose([decode(t["z"]) for t in drawn[example.HEATMAPS]["figure"]["data"]], A, rtol=1e-6)
 
 

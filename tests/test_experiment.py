@@ -47,7 +47,7 @@ def test_heatmaps_follow_scale_and_size(h, size, scale, tau, factor):
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], A, rtol=1e-5, atol=1e-7)
     panel = fire(drilldown.update_drilldown, shared=W, cell=cell(h, 3 * size - 1, 0))
     assert f"= {A[h - 1, 3 * size - 1, 0]:.3f}" in panel.children[0].children
-    logits = fire(forms.update_forms, shared=W, cell=cell(1, 0, 1))[1]
+    logits = fire(forms.update_forms, shared=W, cell=cell(1, 0, 1))["logits"]
     assert decode(logits["data"][0]["z"]).shape == (3 * size, 3 * size)
     multi = fire(mixing.update_mixing, shared=W, cell=cell(1, 0, 1))[1]
     np.testing.assert_allclose(decode(multi["data"][-1]["z"]), A[-1], rtol=1e-5, atol=1e-7)

@@ -67,7 +67,8 @@ def test_the_selected_cell_is_outlined_on_its_heads_panel():
 @pytest.mark.parametrize("h", [1, 2, 4, 8])
 def test_bilinear_forms_view_gives_ranks_and_logits(h):
     X, W_Q, W_K, W_V, W_O = seed_worked_example(4)
-    forms_fig, logits_fig, text = fire(forms.update_forms, shared=model(h, 4, **SEED_MODEL), cell=cell(1, 0, 1))
+    drawn = fire(forms.update_forms, shared=model(h, 4, **SEED_MODEL), cell=cell(1, 0, 1))
+    forms_fig, logits_fig, text = drawn["forms"], drawn["logits"], drawn["text"]
     d_k = 8 // h
     for i, trace in enumerate(forms_fig["data"]):
         block = slice(i * d_k, (i + 1) * d_k)
@@ -82,7 +83,8 @@ def test_forward_pass_view_shows_V_concat_W_O_and_the_output():
     h = 4
     X, W_Q, W_K, W_V, W_O = seed_worked_example(6)
     out, A = seed_multi_head_attention(X, W_Q, W_K, W_V, W_O, h)
-    fig, text = forward.update_forward(shared=model(h, 6, **SEED_MODEL))
+    drawn = fire(forward.update_forward, shared=model(h, 6, **SEED_MODEL))
+    fig, text = drawn["figure"], drawn["text"]
     V = X @ W_V
     concat = np.concatenate([A[i] @ V[:, 2 * i:2 * i + 2] for i in range(h)], axis=1)
     for trace, expected in zip(fig["data"], [V, concat, W_O, out]):

@@ -31,8 +31,9 @@ F4 = {"rtol": 1e-5, "atol": 1e-6}  # the figures travel as float32
 
 def draw(h, seed, selected, changed=None, **model_controls):
     """The influence figures, sentence and table for the worked example's store and the selected cell."""
-    return fire(influence.update_influence, changed, shared=store(h, seed, **{**SEED_MODEL, **model_controls}),
-                cell=cell(*selected))
+    drawn = fire(influence.update_influence, changed, shared=store(h, seed, **{**SEED_MODEL, **model_controls}),
+                 cell=cell(*selected))
+    return drawn["per_head"], drawn["layer"], drawn["text"], drawn["table"]
 
 
 def counted_rank(x):
@@ -230,7 +231,7 @@ def test_heads_within_the_margin_are_named_together_never_a_sharpest(h, seed):
     entropy = np.array([np.mean([-sum(p * np.log2(p) for p in row) for row in A[i]]) for i in range(h)])
     close = close_to_best(entropy, margins.BITS, lower_is_better=True)
     assert len(close) > 1  # the case: too close to tell
-    _, text, _ = fire(influence.update_heads, shared=store(h, seed, **SEED_MODEL))
+    text = fire(influence.update_heads, shared=store(h, seed, **SEED_MODEL))["text"]
     assert text.startswith(f"No head is clearly the sharpest: {heads_said([k + 1 for k in close])} carry "
                            f"{english_list(f'{entropy[k]:.2f}' for k in close)} bits a row, within {margins.BITS} bits "
                            "of each other."), text
@@ -242,7 +243,8 @@ def test_the_heads_view_puts_each_heads_effect_beside_its_entropy(h):
     X, *W = seed_worked_example(4)
     out, A = seed_multi_head_attention(X, *W, h)
     _, values = loop_layer(X, W, h)
-    fig, text, table = fire(influence.update_heads, shared=store(h, 4, **SEED_MODEL))
+    drawn = fire(influence.update_heads, shared=store(h, 4, **SEED_MODEL))
+    fig, text, table = drawn["figure"], drawn["text"], drawn["table"]
     d_k = 8 // h
     total = np.array([[sum(A[i, r, j] * np.linalg.norm(values[i, j]) for j in range(12)) for r in range(12)]
                       for i in range(h)])

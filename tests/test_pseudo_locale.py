@@ -239,7 +239,7 @@ def test_the_explorer_s_sentences_at_several_settings(xx, s):
     texts = []
     summaries = explain.head_summaries(result.A, ex.cluster)
     texts += [summary.reading(summaries, n, trained=setting.weights == "trained")]
-    fig, text, table = fire(influence.update_heads, shared=store(**s))
+    fig, text, table = (fire(influence.update_heads, shared=store(**s))[k] for k in ("figure", "text", "table"))
     texts += figure_texts(fig) + [text] + visible(table)
     for i, r in [(0, 0), (setting.h - 1, 5)]:
         q = influence.ranking(setting, i, r)

@@ -175,7 +175,7 @@ def test_forms_sentence(c):
     d_k = D // c.h
     ranks = [np.linalg.matrix_rank(W_Q[:, i * d_k:(i + 1) * d_k] @ W_K[:, i * d_k:(i + 1) * d_k].T)
              for i in range(c.h)]
-    text = fire(forms.update_forms, shared=c.store, cell=cell())[2]
+    text = fire(forms.update_forms, shared=c.store, cell=cell())["text"]
     said = ranks[:1] if len(set(ranks)) == 1 else ranks
     directions = [d_k, D] if 1 < d_k < D else []
     check_numbers(text, [c.h, D, d_k, d_k, *said, *directions])
@@ -184,7 +184,7 @@ def test_forms_sentence(c):
 @pytest.mark.parametrize("c", CASES, ids=str)
 def test_forward_sentence(c):
     _, (_, _, _, W_O), ref = computed(c)
-    text = forward.update_forward(shared=c.store)[1]
+    text = fire(forward.update_forward, shared=c.store)["text"]
     if c.h == 1:
         check_numbers(text, [1])
         return

@@ -16,7 +16,8 @@ from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, section_id
 from .presenter import present_button
-from .ui import follow_h, graph, head_buttons, markdown, near_button, near_id, text_beside_view
+from .ui import (DRAWN, came_near, follow_h, graph, head_buttons, markdown, near_button, near_id, near_outputs,
+                 text_beside_view, waiting)
 from .wiring import callback
 
 TOKENS = "tokens"
@@ -36,8 +37,8 @@ def layout() -> html.Section:
     return html.Section([
             MODEL_STORE.store(),
             markdown("intro"),
-            text_beside_view(["single_head"], graph(TOKENS)),
-            text_beside_view(["block_structure"], graph(BLOCKS)),
+            text_beside_view(["single_head"], graph(TOKENS, waits=True)),
+            text_beside_view(["block_structure"], graph(BLOCKS, waits=True)),
             forward.layout(),
             forms.layout(),
             markdown("worked_example"),
@@ -78,19 +79,25 @@ def cube_data(s: Setting) -> list[dict]:
     return fig.cube_traces(model(s)[1].A)
 
 
-@callback(Output(TOKENS, "figure"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
-def update_tokens(shared):
-    """The tokens, in their own cache: they depend on neither h nor the scale."""
+@callback(output=dict(figure=Output(TOKENS, "figure"), **near_outputs(TOKENS)),
+          inputs=dict(shared=MODEL_STORE.input, near=Input(near_id(TOKENS), "n_clicks")), prevent_initial_call=True)
+def update_tokens(shared, near):
+    """The tokens, in their own cache: they depend on neither h nor the scale. Drawn near the screen (ui.waiting)."""
     view = ModelView.parse(shared)
+    if not came_near(TOKENS):
+        return dict(figure=no_update, **waiting(shared))
     s = view.setting
-    return token_figure(s.weights, s.seed, s.size, view.display)
+    return dict(figure=token_figure(s.weights, s.seed, s.size, view.display), **DRAWN)
 
 
-@callback(Output(BLOCKS, "figure"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
-def update_blocks(shared):
-    """Q, K and V with their h column blocks."""
+@callback(output=dict(figure=Output(BLOCKS, "figure"), **near_outputs(BLOCKS)),
+          inputs=dict(shared=MODEL_STORE.input, near=Input(near_id(BLOCKS), "n_clicks")), prevent_initial_call=True)
+def update_blocks(shared, near):
+    """Q, K and V with their h column blocks. Drawn near the screen (ui.waiting)."""
     view = ModelView.parse(shared)
-    return block_figure(view.setting, view.display)
+    if not came_near(BLOCKS):
+        return dict(figure=no_update, **waiting(shared))
+    return dict(figure=block_figure(view.setting, view.display), **DRAWN)
 
 
 @callback(Output(HEATMAPS, "figure"), inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dash import Output, html, no_update
+from dash import Input, Output, State, html, no_update
 
 from .. import attention as core
 from ..figures import Display
@@ -12,7 +12,7 @@ from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import FORMS
-from .ui import graph, markdown
+from .ui import DRAWN, came_near, graph, markdown, near_id, near_outputs, waiting
 from .wiring import callback
 
 LOGITS = "bilinear-logits"
@@ -21,7 +21,8 @@ FORMS_TEXT = "bilinear-text"
 
 def layout() -> html.Div:
     return html.Div(
-        [markdown("bilinear"), html.P(id=FORMS_TEXT, className="prose live-text"), graph(FORMS), graph(LOGITS)],
+        [markdown("bilinear"), html.P(id=FORMS_TEXT, className="prose live-text"), graph(FORMS, waits=True),
+         graph(LOGITS)],
         className="mb-4",
     )
 
@@ -58,14 +59,21 @@ def rank_text(h: int, ranks) -> str:
 MODEL_STORE = MODEL["example"]
 
 
-@callback(Output(FORMS, "figure"), Output(LOGITS, "figure"), Output(FORMS_TEXT, "children"),
-          inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
-def update_forms(shared, cell):
+@callback(output=dict(forms=Output(FORMS, "figure"), logits=Output(LOGITS, "figure"),
+                      text=Output(FORMS_TEXT, "children"), **near_outputs(FORMS)),
+          inputs=dict(shared=MODEL_STORE.input, cell=CELL, near=Input(near_id(FORMS), "n_clicks")),
+          state=dict(drawn=State(near_id(FORMS), "disabled")), prevent_initial_call=True)
+def update_forms(shared, cell, near, drawn):
+    """The forms and the logits (one near button for both), drawn near the screen (ui.waiting)."""
     view, selected = ModelView.parse(shared), Cell(**cell)
-    if selection.only_the_cell_changed(CELL):  # a click: the new outline, nothing redrawn
-        return no_update, selection.outline_patch(selected, view.setting), no_update
+    unchanged = dict(forms=no_update, logits=no_update, text=no_update)
+    if selection.only_the_cell_changed(CELL):  # a click: the new outline, nothing redrawn (a waiting graph draws it)
+        logits = selection.outline_patch(selected, view.setting) if drawn else no_update
+        return {**unchanged, "logits": logits, "drawn": no_update, "waits_for": no_update}
+    if not came_near(FORMS):
+        return {**unchanged, **waiting(shared)}
     forms, logits, text = forms_figures(view.setting, view.display)
-    return forms, selection.with_outline(logits, selected, view.setting), text
+    return dict(forms=forms, logits=selection.with_outline(logits, selected, view.setting), text=text, **DRAWN)
 
 
 selection.clickable(LOGITS)

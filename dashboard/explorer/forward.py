@@ -4,7 +4,7 @@ and MultiHead(X). W_O is the only place where the heads' outputs meet."""
 from __future__ import annotations
 
 import numpy as np
-from dash import Output, html
+from dash import Input, Output, html, no_update
 
 from .. import attention as core
 from .. import explain
@@ -13,7 +13,7 @@ from ..figures import explain as fig
 from ..i18n import _, format_list, lru_cache, ngettext
 from ..state import SETTINGS_CACHED, Setting, model
 from .controls import MODEL, ModelView
-from .ui import graph, text_beside_view
+from .ui import DRAWN, came_near, graph, near_id, near_outputs, text_beside_view, waiting
 from .wiring import callback
 
 FORWARD = "forward"
@@ -21,7 +21,8 @@ FORWARD_TEXT = "forward-text"
 
 
 def layout() -> html.Div:
-    return text_beside_view(["multi_head"], [graph(FORWARD), html.P(id=FORWARD_TEXT, className="small live-text")])
+    return text_beside_view(["multi_head"], [graph(FORWARD, waits=True),
+                                             html.P(id=FORWARD_TEXT, className="small live-text")])
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
@@ -47,8 +48,14 @@ def forward_text(h: int, sizes: np.ndarray) -> str:
                     "size ‖headᵢ W_O⁽ⁱ⁾‖ of each head's term: {parts}.", d_k).format(d_k=d_k, parts=parts)
 
 
-@callback(Output(FORWARD, "figure"), Output(FORWARD_TEXT, "children"), inputs=dict(shared=MODEL["example"].input),
+@callback(output=dict(figure=Output(FORWARD, "figure"), text=Output(FORWARD_TEXT, "children"),
+                      **near_outputs(FORWARD)),
+          inputs=dict(shared=MODEL["example"].input, near=Input(near_id(FORWARD), "n_clicks")),
           prevent_initial_call=True)
-def update_forward(shared):
+def update_forward(shared, near):
+    """The operator and its sentence, drawn near the screen (ui.waiting)."""
     view = ModelView.parse(shared)
-    return forward_view(view.setting, view.display)
+    if not came_near(FORWARD):
+        return dict(figure=no_update, text=no_update, **waiting(shared))
+    figure, text = forward_view(view.setting, view.display)
+    return dict(figure=figure, text=text, **DRAWN)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import dash_bootstrap_components as dbc
-from dash import Output, Patch, html
+from dash import Input, Output, Patch, State, html, no_update
 
 from .. import explain, i18n, limits
 from ..figures import Display
@@ -19,7 +19,7 @@ from . import selection
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import INFLUENCE
 from .influence_tables import agreement_table, disagreement_text, head_effect_intro, head_table, head_text, ranking_table
-from .ui import alert, graph
+from .ui import DRAWN, alert, came_near, graph, near_id, near_outputs, waiting
 from .wiring import callback
 
 INFLUENCE_LAYER = "influence-layer"  # N, leave one out, gradient x input
@@ -53,7 +53,7 @@ def layout() -> html.Div:
                           "(Kobayashi et al. 2020, “Attention is Not Only a Weight”). A large weight on a short "
                           "value moves the output little; a small weight on a long one can move it more. Click a "
                           "cell to follow its path in the drill-down above."))],
-                [graph(INFLUENCE)]),
+                [graph(INFLUENCE, waits=True)]),
             _beside(
                 [html.P(_("Three measures of key j's effect on output r through the whole layer, all lengths in "
                           "the output space:")),
@@ -75,7 +75,7 @@ def layout() -> html.Div:
                 [html.P(head_effect_intro()),
                  html.P(id=HEAD_TEXT, className="live-text", **{"aria-live": "polite"}),
                  html.Div(id=HEAD_TABLE)],
-                [graph(HEAD_EFFECTS)]),
+                [graph(HEAD_EFFECTS, waits=True)]),
         ],
         className="influence mb-4",
     )
@@ -111,13 +111,20 @@ def _with_shapes(figure: dict, shapes: list[dict]) -> dict:
     return {**figure, "layout": {**figure["layout"], "shapes": shapes}}
 
 
-@callback(Output(INFLUENCE, "figure"), Output(INFLUENCE_LAYER, "figure"), Output(RANKING_TEXT, "children"),
-          Output(RANKING, "children"), inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
-def update_influence(shared, cell):
-    """N^(i) and the layer's measures with the selected cell outlined, and the selected query's keys ranked. A
-    click patches the outlines and ranks again."""
+@callback(output=dict(per_head=Output(INFLUENCE, "figure"), layer=Output(INFLUENCE_LAYER, "figure"),
+                      text=Output(RANKING_TEXT, "children"), table=Output(RANKING, "children"),
+                      **near_outputs(INFLUENCE)),
+          inputs=dict(shared=MODEL_STORE.input, cell=CELL, near=Input(near_id(INFLUENCE), "n_clicks")),
+          state=dict(drawn=State(near_id(INFLUENCE), "disabled")), prevent_initial_call=True)
+def update_influence(shared, cell, near, drawn):
+    """N^(i) and the layer's measures with the selected cell outlined, and the selected query's keys ranked, drawn
+    near the screen (ui.waiting). A click patches the outlines and ranks again (a waiting view draws it)."""
     view, chosen = ModelView.parse(shared), Cell(**cell)
     s = view.setting
+    clicked = selection.only_the_cell_changed(CELL)
+    if (clicked and not drawn) or not (clicked or came_near(INFLUENCE)):
+        return dict(per_head=no_update, layer=no_update, text=no_update, table=no_update,
+                    **(dict(drawn=no_update, waits_for=no_update) if clicked else waiting(shared)))
     selected, message = limits.cell(*chosen, s.h, s.n)
     if selected is None:
         text, table, layer_shapes = message, alert(message), []
@@ -125,19 +132,27 @@ def update_influence(shared, cell):
         i, r, j = selected
         q = ranking(s, i, r)
         text, table, layer_shapes = disagreement_text(q), [ranking_table(q, j), agreement_table(q)], fig.layer_outlines(r, j)
-    if selection.only_the_cell_changed(CELL):  # a click: outlines and a new ranking, no figure redrawn
+    if clicked:  # outlines and a new ranking, no figure redrawn
         layer = Patch()
         layer["layout"]["shapes"] = layer_shapes
-        return selection.outline_patch(chosen, s), layer, text, table
+        return dict(per_head=selection.outline_patch(chosen, s), layer=layer, text=text, table=table,
+                    drawn=no_update, waits_for=no_update)
     per_head, layer = influence_figures(s, view.display)
-    return selection.with_outline(per_head, chosen, s), _with_shapes(layer, layer_shapes), text, table
+    return dict(per_head=selection.with_outline(per_head, chosen, s), layer=_with_shapes(layer, layer_shapes),
+                text=text, table=table, **DRAWN)
 
 
-@callback(Output(HEAD_EFFECTS, "figure"), Output(HEAD_TEXT, "children"), Output(HEAD_TABLE, "children"),
-          inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
-def update_heads(shared):
+@callback(output=dict(figure=Output(HEAD_EFFECTS, "figure"), text=Output(HEAD_TEXT, "children"),
+                      table=Output(HEAD_TABLE, "children"), **near_outputs(HEAD_EFFECTS)),
+          inputs=dict(shared=MODEL_STORE.input, near=Input(near_id(HEAD_EFFECTS), "n_clicks")),
+          prevent_initial_call=True)
+def update_heads(shared, near):
+    """Each head's effect beside its entropy, drawn near the screen (ui.waiting)."""
     view = ModelView.parse(shared)
-    return heads_view(view.setting, view.display)
+    if not came_near(HEAD_EFFECTS):
+        return dict(figure=no_update, text=no_update, table=no_update, **waiting(shared))
+    figure, text, table = heads_view(view.setting, view.display)
+    return dict(figure=figure, text=text, table=table, **DRAWN)
 
 
 PER_HEAD = ("influence_per_head",)  # (h, n, n) [head, query r, key j]

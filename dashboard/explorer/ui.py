@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from functools import cache
 from html import escape, unescape
@@ -10,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import dash_bootstrap_components as dbc
-from dash import dcc, html, no_update
+from dash import Output, ctx, dcc, html, no_update
 
 from .. import figures, i18n, limits
 from ..i18n import _
@@ -147,9 +148,10 @@ def live_html(panel_id: str, className: str = "") -> html.Div:
     return html.Div(id=panel_id, className=className, **{"aria-live": "polite"})
 
 
-def graph(graph_id: str, figure: dict | None = None, **kwargs) -> html.Div:
-    """A figure in its frame, with the button that presents it alone, full screen (presenter.py)."""
-    return html.Div([present_button(graph_id),
+def graph(graph_id: str, figure: dict | None = None, waits: bool = False, **kwargs) -> html.Div:
+    """A figure in its frame, with the button that presents it alone, full screen (presenter.py). A graph that
+    `waits` draws only near the screen: its frame holds its near button (near_button)."""
+    return html.Div([*([near_button(graph_id)] if waits else []), present_button(graph_id),
                      dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
                                config=figures.graph_config(), **kwargs)], className="figure-frame")
 
@@ -171,15 +173,36 @@ NEAR = "near"  # a graph's hidden button: {"type": NEAR, "graph": the graph's id
 
 
 def near_button(graph_id: str) -> html.Button:
-    """A button assets/explorer.js presses once, when its graph first comes within a screen of the view: the
-    graph's callback draws nothing before that (see example.update_cube for what it saves) and disables the
-    button with its first figure. Hidden from the eye (assets/site/presenter.css), the Tab key and screen readers."""
+    """A button assets/explorer.js presses while it is enabled and its graph is within a screen of the view.
+    Enabled means the graph waits for a figure: the graph's callback answers a change of the model with no figure
+    and enables the button (waiting), and draws when the button is pressed (drawn), so a figure far from the
+    screen costs nothing until the student scrolls to it. Hidden from the eye (assets/site/presenter.css), the Tab
+    key and screen readers."""
     return html.Button(id=near_id(graph_id), className="near", tabIndex="-1",
                        **{"aria-hidden": "true"})
 
 
 def near_id(graph_id: str) -> dict:
     return {"type": NEAR, "graph": graph_id}
+
+
+def near_outputs(graph_id: str) -> dict[str, Output]:
+    """The near button's props a waiting graph's callback sets: `drawn` (disabled: the graph shows the current
+    setting) and `waits_for` (the setting it waits for: a new one re-arms the button even if it was enabled)."""
+    return dict(drawn=Output(near_id(graph_id), "disabled"), waits_for=Output(near_id(graph_id), "value"))
+
+
+def came_near(graph_id: str) -> bool:
+    """Whether the running callback fired because the graph's near button was pressed."""
+    return near_id(graph_id) in ctx.triggered_prop_ids.values()
+
+
+def waiting(shared: dict) -> dict:
+    """near_outputs while the graph waits to come near with the setting `shared` (its tab's store)."""
+    return dict(drawn=False, waits_for=json.dumps(shared, sort_keys=True, separators=(",", ":")))
+
+
+DRAWN = dict(drawn=True, waits_for=no_update)  # near_outputs once the graph has drawn the current setting
 
 
 def text_beside_view(texts: list[str], view) -> dbc.Row:
