@@ -5,11 +5,14 @@
 // is hidden from screen readers, and the toolbar's buttons are taken out of the Tab order (a mouse
 // still reaches them): seven stops per figure were between a keyboard user and the next control.
 (function () {
-  const plain = (html) => String(html || "").replace(/<br>/g, ", ").replace(/<[^>]+>/g, "");
+  // a line break a message holds (<br>) reads as a space: no separator is written here (its language's would differ)
+  const plain = (html) => String(html || "").replace(/<br>/g, " ").replace(/<[^>]+>/g, "");
   const escape = (s) => String(s).replace(/[&<>"']/g, (c) => "&#" + c.charCodeAt(0) + ";");
   const fmt = (v) => (Math.abs(v) >= 0.005 || v === 0 ? v.toFixed(2) : v.toExponential(1));
   const axisOf = (layout, ref) => layout[ref.replace(/^x/, "xaxis").replace(/^y/, "yaxis")] || {};
-  const axisTitle = (layout, ref, fallback) => plain(axisOf(layout, ref).title?.text) || fallback;
+  // a panel's axis, else the first panel's (a grid titles only its first column's and last row's), else `fallback`
+  const axisTitle = (layout, ref, fallback) => plain(axisOf(layout, ref).title?.text) ||
+    plain(axisOf(layout, ref[0]).title?.text) || fallback;
 
   function labels(layout, ref, count) {
     const axis = axisOf(layout, ref);
@@ -27,7 +30,6 @@
     t.caption.textContent = caption;
     return t;
   }
-
   const cellRows = (values, n) => Array.from({ length: n }, (_, r) => values.slice(r * n, (r + 1) * n));
 
   function describe(gd) {
@@ -64,11 +66,8 @@
     gd.querySelectorAll(".main-svg, .gl-container, canvas").forEach((el) => el.setAttribute("aria-hidden", "true"));
     gd.querySelectorAll(".modebar-btn").forEach((el) => el.setAttribute("tabindex", "-1"));
     let text = gd.querySelector(":scope > .figure-text");
-    if (!text) {
-      text = document.createElement("div");
-      text.className = "figure-text visually-hidden";
-      gd.appendChild(text);
-    }
+    if (!text) text = gd.appendChild(Object.assign(document.createElement("div"),
+      { className: "figure-text visually-hidden" }));
     text.replaceChildren(describe(gd));
   }
 

@@ -266,6 +266,11 @@ def test_learning_tab_trains_and_replays(page):
     _, own, nxt, _ = learning.learned_attention(2, 0, 20)  # snapshot 20 = step 400
     for i in range(2):
         assert f"head {i + 1}\t{own[i]:.2f}\t{nxt[i]:.2f}" in page.inner_text("#learn-mass")
+    # a panel title's line break reads as a space in the figure's text alternative, with no separator from code
+    reading = wait_until(page, "() => document.querySelector('#learn-task .figure-text p')?.textContent",
+                         look_at="learn-task")
+    assert "own cluster (features 0–3): 12 × 12" in reading and "next cluster (features 4–7): 12 × 12" in reading
+    assert reading.count("largest at query r") == 2  # the second panel's axes are named as the first's
 
     # train another seed: the curves change to that seed's runs
     choose(page, "learn-seed", "3")
