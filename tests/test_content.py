@@ -100,3 +100,13 @@ def test_every_formula_image_is_served_as_well_formed_svg(name, client):
 def test_an_unknown_formula_is_not_found(client):
     assert client.get(f"{ui.FORMULA_PATH}{'0' * 20}.svg").status_code == 404
     assert client.get(f"{ui.FORMULA_PATH}{'%ed%a0%80' * 100}.svg").status_code == 404
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_line_that_keeps_a_formula_with_its_punctuation_holds_one_formula(lang):
+    """ui.TRAILING keeps an inline formula and the punctuation after it on one line (.formula-run, no wrap). A run
+    that reached from one formula to a later one held a whole sentence on one line, over the column beside it (the
+    worked example at 1440 px: "A⁽ⁱ⁾_rj is the weight head i places on row j of X when forming the output at row r.")."""
+    with i18n.use(lang):
+        matches = [m for name in SECTIONS for m in ui.TRAILING.finditer(ui.rendered(name))]
+    assert len(matches) > 20 and all(m.group(1).count("<svg") == 1 for m in matches)

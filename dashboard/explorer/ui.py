@@ -26,7 +26,10 @@ RENDERED = CONTENT / "rendered"
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 # An inline formula and the punctuation after it, kept on one line (.formula-run, app.css): no line starts with ",".
-TRAILING = re.compile(r'(<span class="math-inline"><svg\b.*?</svg></span>)([,.;:!?)，。；：！？）、]+)', re.DOTALL)
+# One formula: its SVG never runs past its own </svg> (a lazy .*? would, to the next formula followed by punctuation,
+# and keep a whole sentence on one line, over the column beside it).
+TRAILING = re.compile(r'(<span class="math-inline"><svg\b(?:(?!</svg>).)*</svg></span>)([,.;:!?)，。；：！？）、]+)',
+                      re.DOTALL)
 EM_PER_EX = 0.5  # MathJax typesets with 1 ex = 0.5 em (tools/assets/render-math.js); browsers' own ex differ
 SVG_ATTR = re.compile(r'\b(width|height|style|aria-label)="([^"]*)"')
 
