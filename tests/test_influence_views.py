@@ -90,9 +90,13 @@ def trained():
     trainer.training_runs(0)  # the worked example's trained layer is training seed 0's
 
 
-@pytest.mark.parametrize("h, seed, head, query, weights", [(4, 2, 3, 7, "random"), (8, 0, 6, 3, "random"),
-                                                           (2, 5, 1, 0, "random"), (4, 0, 2, 5, "trained")])
-def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, head, query, weights):
+# the first four: the key that changes rank most does so within the margins (its ranges of ranks overlap); the
+# others: past them, short and long values, one key or several passing it
+@pytest.mark.parametrize("h, seed, head, query, weights, moves", [
+    (4, 2, 3, 7, "random", False), (8, 0, 6, 3, "random", False), (2, 5, 1, 0, "random", False),
+    (4, 0, 2, 5, "trained", False), (2, 0, 1, 0, "trained", True), (2, 2, 2, 2, "trained", True),
+    (2, 0, 1, 8, "random", True), (2, 8, 2, 3, "random", True)])
+def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, head, query, weights, moves):
     ex = model(Setting(h, seed, weights=weights))[0]
     W = [ex.W_Q, ex.W_K, ex.W_V, ex.W_O]
     _, A = seed_multi_head_attention(ex.X, *W, h)
@@ -104,6 +108,12 @@ def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, he
     j = int(np.flatnonzero(move == move.max())[0])
     assert move[j] > 0  # the case: a key that matters moves
     _, _, text, _ = draw(h, seed, (head, query, 0), weights=weights)
+    (w_best, w_worst), (i_best, i_worst) = rank_range(a, j, margins.WEIGHT), rank_range(N, j, margins.SHARE * N.sum())
+    assert (w_best <= i_worst and i_best <= w_worst) != moves
+    if not moves:  # within the margins it may keep its rank (its ranges overlap): no move is claimed
+        assert f"key {j} changes rank most, but its ranks by weight and by influence overlap within the margins" in text
+        assert "moves most" not in text and "Its value through W_O" not in text, text
+        return
     found = SENTENCE.search(text)
     assert found, text
     g = found.groupdict()

@@ -74,6 +74,14 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     by_influence = (_("rank {rank} by influence ({influence})") if n_best == n_worst else
                     _("ranks {best} to {worst} by influence ({influence}), too close to tell")).format(
                         rank=n_best, best=n_best, worst=n_worst, influence=influence_said)
+    if w_best <= n_worst and n_best <= w_worst:  # the ranks it may hold by weight and by influence overlap
+        # Translators: as the message below, for a key whose move is within the margins: {by_weight} and
+        # {by_influence} are its ranges of ranks, as the messages above say them
+        return sentences(_("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the "
+                           "row's influence, key {j} changes rank most, but its ranks by weight and by influence "
+                           "overlap within the margins: {by_weight}; {by_influence}.").format(
+                               share=margins.SHARE, head=i + 1, r=r, j=j, by_weight=by_weight,
+                               by_influence=by_influence), agree)
     # Translators: {share} as "5%": the keys that carry at least that share of the row's influence ΣⱼN; {by_weight}
     # and {by_influence} are the key's two ranks, as the messages above say them
     moves = _("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the row's influence, "
