@@ -19,7 +19,8 @@ from dash import Input, Output
 from dash._utils import create_callback_id  # Dash's own key of a callback, as its renderer sends it
 
 from dashboard import limits
-from dashboard.explorer import clinic_controls
+from dashboard.explorer import clinic_controls, example
+from dashboard.explorer.ui import near_id
 from dashboard.explorer.controls import CELL, MODEL
 from dashboard.wiring import LANGUAGE
 
@@ -274,9 +275,9 @@ def celled_body(output: str, h=8, seed=3, selected=(1, 0, 1), changed=None, tab=
 
 
 def cube_body(h=8, seed=3, focus=0, near=1, **controls) -> dict:
-    """The cube's callback after a change of the model, the cube having come near the screen `near` times."""
-    return request("cube-focus.options", {"shared": model(h, seed, **controls), "focus": focus, "near": near},
-                   STORE["example"])
+    """The cube's callback as its near button is pressed (ui.waiting) after a change of the model: it draws."""
+    return request("cube-focus.options", {"shared": model(h, seed, **controls), "focus": focus, "near": near,
+                                          "drawn": False}, [Input(near_id(example.CUBE), "n_clicks")])
 
 
 def eq_body(perm=limits.DEFAULT_PERM, h=4, seed=0, positions=False, head=1) -> dict:

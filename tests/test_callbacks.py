@@ -1,6 +1,8 @@
+import json
+
 import numpy as np
 import pytest
-from dash import no_update
+from dash import Input, no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import limits, state
@@ -9,7 +11,7 @@ from dashboard.explorer import equivariance, example, mixing, selection
 from dashboard.figures.example import PLANE
 from dashboard.state import Setting
 from tests.dash_requests import cell as selected_cell
-from tests.dash_requests import model
+from tests.dash_requests import STORE, model
 from tests.util import decode, fire, patch_assignments
 
 IDENTITY = " ".join(map(str, range(12)))
@@ -154,11 +156,16 @@ def test_a_phone_page_gets_two_panels_a_row(display, columns):
 
 
 def test_the_cube_waits_until_it_comes_near_then_draws_with_its_head_buttons():
-    """Before its near button is pressed (ui.near_button) a change of the model computes and draws nothing; after,
-    one answer holds the cube, its head buttons for the new h, and the button disabled (pressed for good)."""
+    """A change of the model computes and draws nothing, and arms the near button (ui.waiting); when it is pressed,
+    one answer holds the cube, its head buttons for the new h, and the button disabled. A head button patches a
+    drawn cube and leaves a waiting one alone (it draws the head when it comes near)."""
     shared = model(8, 0, **SEED_MODEL)
-    far = fire(example.update_cube, shared=shared, focus=limits.ALL_HEADS, near=None)
-    assert set(far) == {"cube", "options", "focus", "drawn"} and all(v is no_update for v in far.values())
+    far = fire(example.update_cube, STORE["example"], shared=shared, focus=limits.ALL_HEADS, near=None, drawn=True)
+    assert all(far[k] is no_update for k in ("cube", "options", "focus")) and far["drawn"] is False
+    assert json.loads(far["waits_for"]) == shared
+    head = [Input(example.CUBE_FOCUS, "value")]
+    assert set(fire(example.update_cube, head, shared=shared, focus=2, drawn=False).values()) == {no_update}
+    assert fire(example.update_cube, head, shared=shared, focus=2, drawn=True)["cube"] is not no_update
     near = fire(example.update_cube, shared=shared, focus=7, near=1)
     assert [o["value"] for o in near["options"]] == [limits.ALL_HEADS, *range(1, 9)] and near["drawn"] is True
     assert near["focus"] is no_update  # head 7 exists at h = 8: kept

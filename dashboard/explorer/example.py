@@ -4,7 +4,7 @@ the per-head attention matrices with the drill-down of one weight, and the cube,
 from __future__ import annotations
 
 import numpy as np
-from dash import Input, Output, Patch, ctx, dcc, html, no_update
+from dash import Input, Output, Patch, State, ctx, dcc, html, no_update
 
 from .. import attention as core
 from .. import figures, limits
@@ -127,21 +127,25 @@ def camera_buttons() -> html.Div:
 
 
 @callback(output=dict(cube=Output(CUBE, "figure"), options=Output(CUBE_FOCUS, "options"),
-                      focus=Output(CUBE_FOCUS, "value"), drawn=Output(near_id(CUBE), "disabled")),
+                      focus=Output(CUBE_FOCUS, "value"), **near_outputs(CUBE)),
           inputs=dict(shared=MODEL_STORE.input, focus=Input(CUBE_FOCUS, "value"),
                       near=Input(near_id(CUBE), "n_clicks")),
-          prevent_initial_call=True)
-def update_cube(shared, focus, near):
+          state=dict(drawn=State(near_id(CUBE), "disabled")), prevent_initial_call=True)
+def update_cube(shared, focus, near, drawn):
     """The cube, as a Patch of its `data` and of the text the display sizes (fig.cube_scene_text), so the
     camera survives (dash 4.4.1 resets it on a whole new figure); a head button brings its plane forward the
     same way. Its head buttons follow h in the same answer (a head that no longer exists falls back to 'all').
 
-    It is drawn first when it comes near the screen (ui.near_button), then at every change. It sits at the foot
-    of the tab, and its WebGL draw is the page's longest task: 1.7 s of the main thread at load in software
-    WebGL (SwiftShader, a school laptop without a GPU driver), while the page settled in 7.7 s."""
-    if not near:
-        return dict(cube=no_update, options=no_update, focus=no_update, drawn=no_update)
+    It draws near the screen (ui.waiting), as the tab's other figures but the heatmaps: its WebGL draw is the
+    page's longest task, 1.7 s of the main thread at load in software WebGL (SwiftShader, a school laptop
+    without a GPU driver), while the page settled in 7.7 s."""
     view = ModelView.parse(shared)
+    unchanged = dict(cube=no_update, options=no_update, focus=no_update)
+    head_button = set(ctx.triggered_prop_ids) == {f"{CUBE_FOCUS}.value"}
+    if head_button and not drawn:  # a waiting cube draws the chosen head when it comes near
+        return {**unchanged, "drawn": no_update, "waits_for": no_update}
+    if not (head_button or came_near(CUBE)):  # a change of the model
+        return {**unchanged, **waiting(shared)}
     s = view.setting
     options, chosen = follow_h(s.h, focus, include_all=True)
     cube = Patch()
@@ -150,7 +154,7 @@ def update_cube(shared, focus, near):
     cube["layout"]["font"] = text.pop("font")
     for key, value in text.items():
         cube["layout"]["scene"][key] = value
-    return dict(cube=cube, options=options, focus=chosen, drawn=True)
+    return dict(cube=cube, options=options, focus=chosen, **DRAWN)
 
 
 @callback(Output(CUBE, "figure", allow_duplicate=True),
