@@ -16,7 +16,7 @@ from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, section_id
 from .presenter import present_button
-from .ui import (DRAWN, came_near, follow_h, graph, head_buttons, markdown, near_button, near_id, near_outputs,
+from .ui import (DRAWN, NEAR_KEPT, came_near, follow_h, graph, head_buttons, markdown, near_button, near_id, near_outputs,
                  text_beside_view, waiting)
 from .wiring import callback
 
@@ -143,7 +143,7 @@ def update_cube(shared, focus, near, drawn):
     unchanged = dict(cube=no_update, options=no_update, focus=no_update)
     head_button = set(ctx.triggered_prop_ids) == {f"{CUBE_FOCUS}.value"}
     if head_button and not drawn:  # a waiting cube draws the chosen head when it comes near
-        return {**unchanged, "drawn": no_update, "waits_for": no_update}
+        return {**unchanged, **NEAR_KEPT}
     if not (head_button or came_near(CUBE)):  # a change of the model
         return {**unchanged, **waiting(shared)}
     s = view.setting

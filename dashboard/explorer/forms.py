@@ -12,7 +12,7 @@ from ..state import SETTINGS_CACHED, Setting, model
 from . import selection
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import FORMS
-from .ui import DRAWN, came_near, graph, markdown, near_id, near_outputs, waiting
+from .ui import DRAWN, NEAR_KEPT, came_near, graph, markdown, near_id, near_outputs, waiting
 from .wiring import callback
 
 LOGITS = "bilinear-logits"
@@ -69,7 +69,7 @@ def update_forms(shared, cell, near, drawn):
     unchanged = dict(forms=no_update, logits=no_update, text=no_update)
     if selection.only_the_cell_changed(CELL):  # a click: the new outline, nothing redrawn (a waiting graph draws it)
         logits = selection.outline_patch(selected, view.setting) if drawn else no_update
-        return {**unchanged, "logits": logits, "drawn": no_update, "waits_for": no_update}
+        return {**unchanged, "logits": logits, **NEAR_KEPT}
     if not came_near(FORMS):
         return {**unchanged, **waiting(shared)}
     forms, logits, text = forms_figures(view.setting, view.display)

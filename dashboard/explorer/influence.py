@@ -19,7 +19,7 @@ from . import selection
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import INFLUENCE
 from .influence_tables import agreement_table, disagreement_text, head_effect_intro, head_table, head_text, ranking_table
-from .ui import DRAWN, alert, came_near, graph, near_id, near_outputs, waiting
+from .ui import DRAWN, NEAR_KEPT, alert, came_near, graph, near_id, near_outputs, waiting
 from .wiring import callback
 
 INFLUENCE_LAYER = "influence-layer"  # N, leave one out, gradient x input
@@ -124,7 +124,7 @@ def update_influence(shared, cell, near, drawn):
     clicked = selection.only_the_cell_changed(CELL)
     if (clicked and not drawn) or not (clicked or came_near(INFLUENCE)):
         return dict(per_head=no_update, layer=no_update, text=no_update, table=no_update,
-                    **(dict(drawn=no_update, waits_for=no_update) if clicked else waiting(shared)))
+                    **(NEAR_KEPT if clicked else waiting(shared)))
     selected, message = limits.cell(*chosen, s.h, s.n)
     if selected is None:
         text, table, layer_shapes = message, alert(message), []
@@ -136,7 +136,7 @@ def update_influence(shared, cell, near, drawn):
         layer = Patch()
         layer["layout"]["shapes"] = layer_shapes
         return dict(per_head=selection.outline_patch(chosen, s), layer=layer, text=text, table=table,
-                    drawn=no_update, waits_for=no_update)
+                    **NEAR_KEPT)
     per_head, layer = influence_figures(s, view.display)
     return dict(per_head=selection.with_outline(per_head, chosen, s), layer=_with_shapes(layer, layer_shapes),
                 text=text, table=table, **DRAWN)

@@ -206,6 +206,7 @@ def waiting(shared: dict) -> dict:
 
 
 DRAWN = dict(drawn=True, waits_for=no_update)  # near_outputs once the graph has drawn the current setting
+NEAR_KEPT = dict(drawn=no_update, waits_for=no_update)  # near_outputs of an answer that leaves the near button as it is
 
 
 def text_beside_view(texts: list[str], view) -> dbc.Row:
