@@ -89,7 +89,7 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
     events = []  # (when, order, student index, action): "join", "poll", or ("vote", round, value, changes left)
     for i in range(count):
         heappush(events, (t_join + rng.uniform(0, JOIN_WITHIN), i, i, "join"))
-    order, in_flight, sid, started = count, 0, {}, {}
+    order, in_flight, sid, started, tickets = count, 0, {}, {}, {}
     out["join_waits"] = 0
 
     def timed(kind: str, body: dict) -> tuple[int, dict | None]:
@@ -116,9 +116,11 @@ def students(base: str, join: list[dict], code: str, count: int, t_join: float, 
                     out["errors"][f"page: HTTP {page.status_code}"] += 1
                 for body in join:
                     timed("join_calls", body)
-            status, reply = timed("join_calls", bodies.join(code))
+            again = tickets.get(i)  # the page's place in the queue, sent back at each poll as the page does
+            status, reply = timed("join_calls", bodies.join(code, again=again, polls=None if again is None else 1))
             issued = (reply or {}).get(ids.STUDENT_ID, {}).get("data")
             if not issued:  # the store paces joins from one address: the page tries again at its next poll
+                tickets[i] = (reply or {}).get(ids.S_JOIN_AGAIN, {}).get("data", again)
                 out["join_waits"] += 1
                 if time.time() < t_join + GIVE_UP:
                     later.append((time.time() + POLL_EVERY, i, "rejoin"))

@@ -74,11 +74,13 @@ def key_question(store, code, token, truth=3, **extra):
 
 def joined(store, code, k: int, address: str = ADDRESS) -> list[str]:
     """k students join from one address, at the pace the store takes (a test clock waits when it says so)."""
-    ids = []
+    ids, ticket = [], None
     while len(ids) < k:
         try:
-            ids.append(store.join(code, address))
-        except JoinWait:
+            ids.append(store.join(code, address, ticket))
+            ticket = None
+        except JoinWait as wait:
+            ticket = wait.ticket  # its place in the queue, sent back as the page does
             store.clock.t += students.JOIN_WINDOW
     return ids
 
@@ -279,30 +281,84 @@ def test_joins_from_one_address_go_at_a_human_pace_exactly(store, clock):
     code, _token = store.create_session(ADDRESS)
     for _ in range(students.JOINS_PER_WINDOW):
         store.join(code, ADDRESS)  # a burst of JOINS_PER_WINDOW at one instant: all in
-    with pytest.raises(JoinWait, match="joins by itself in a moment"):
+    with pytest.raises(JoinWait, match="joins by itself in a moment") as first:
         store.join(code, ADDRESS)
     store.join(code, "10.0.0.2")  # another address is not slowed
     clock.t += students.JOIN_WINDOW - 0.001  # just inside: the burst is still in the window
     with pytest.raises(JoinWait):
-        store.join(code, ADDRESS)
+        store.join(code, ADDRESS, first.value.ticket)
     clock.t += 0.001  # just outside
-    store.join(code, ADDRESS)
+    store.join(code, ADDRESS, first.value.ticket)
+
+
+def test_joins_from_one_address_are_first_come_first_served(store, clock):
+    """A page asked to wait keeps its turn with its ticket: a script that tries again fast, without it, queues behind
+    every page that came earlier, and a forged or expired ticket is a new arrival."""
+    code, _token = store.create_session(ADDRESS)
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)
+    tickets = []
+    for _ in range(3):
+        with pytest.raises(JoinWait) as wait:
+            store.join(code, ADDRESS)
+        tickets.append(wait.value.ticket)
+    assert len(set(tickets)) == 3
+    clock.t += students.JOIN_WINDOW + 0.001  # the window has room for 40 again: the queue goes first
+    for forged in (None, "x" * 22, tickets[0][::-1], 7):
+        with pytest.raises(JoinWait):  # a new arrival (a made-up ticket is one) waits behind the queue
+            store.join(code, ADDRESS, forged)
+    for ticket in reversed(tickets):  # within the window's room, every ticket's turn has come
+        store.join(code, ADDRESS, ticket)
+    with pytest.raises(JoinWait):  # a used ticket is no place: a new arrival, behind the 4 still queued
+        store.join(code, ADDRESS, tickets[0])
+    clock.t += students.TICKET_LIFE + 0.001  # the queue's pages never came back: their places are free
+    assert store.join(code, ADDRESS)
+
+
+def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
+    """Pages that came first hold their places while they wait their turn: a script from outside gets only what the
+    class size leaves; a ticket not sent back within TICKET_LIFE frees its place."""
+    code, token = store.create_session(ADDRESS)
+    store.roster(code, token, size=students.JOINS_PER_WINDOW + 2)
+    start = clock.t
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)
+    waits = []
+    for _ in range(2):
+        with pytest.raises(JoinWait) as wait:
+            store.join(code, ADDRESS)
+        waits.append(wait.value.ticket)
+    with pytest.raises(Full, match="have joined or are joining"):
+        store.join(code, "10.5.0.1")
+    clock.t += students.JOIN_WINDOW - 0.001  # the first page comes back (still waiting), the second never does
+    with pytest.raises(JoinWait):
+        store.join(code, ADDRESS, waits[0])
+    clock.t = start + students.TICKET_LIFE - 0.001  # just inside the second's life: its place is still held
+    with pytest.raises(Full):
+        store.join(code, "10.5.0.1")
+    clock.t += 0.002  # just outside: its place is free; the first's ticket was renewed, so it keeps its own
+    assert store.join(code, "10.5.0.1")
+    with pytest.raises(Full):
+        store.join(code, "10.5.0.2")
+    assert store.join(code, ADDRESS, waits[0])  # the window has room: its turn
+    assert store.roster(code, token)["joined"] == students.JOINS_PER_WINDOW + 2
 
 
 @pytest.mark.slow
 def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_a_second(store, clock):
     """200 phones at one school address each try every 2 s (the page's poll) until they are in."""
     code, _token = store.create_session(ADDRESS)
-    start, waiting, flood = clock.t, 200, 0
+    start, waiting, flood = clock.t, [None] * 200, 0  # each phone's ticket, once it has one
     while waiting and clock.t - start < 120:
-        for _ in range(waiting):
+        still = []
+        for ticket in waiting:
             try:
-                store.join(code, ADDRESS)
-                waiting -= 1
-            except JoinWait:
-                pass
+                store.join(code, ADDRESS, ticket)
+            except JoinWait as wait:
+                still.append(wait.ticket)
+        waiting = still
         clock.t += 2
-    assert waiting == 0 and clock.t - start <= 60
+    assert not waiting and clock.t - start <= 60
     other, _token = store.create_session("10.0.0.2")
     start = clock.t
     while clock.t - start < 30:  # a script: 100 tries a second for 30 s
@@ -310,7 +366,7 @@ def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_
             try:
                 store.join(other, ADDRESS)
                 flood += 1
-            except JoinWait:
+            except (JoinWait, Full):  # tickets it never sends back, up to its address's bound, then lapsed
                 pass
         clock.t += 0.1
     assert flood <= students.JOINS_PER_WINDOW * 4  # 40 per 10 s, 4 a second

@@ -53,7 +53,7 @@ S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
 CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
     "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
 S_CLOCK, S_CLOCK_TEXT, S_TICK = "class-student-clock", "class-student-clock-text", "class-student-tick"
-S_JOIN_AGAIN = "class-student-join-again"  # the join was asked to wait (store.JoinWait): the poll tries again
+S_JOIN_AGAIN = "class-student-join-again"  # a join asked to wait (store.JoinWait): its ticket, which each poll sends
 
 # Limits in this process (each gunicorn worker has its own). Joining: the store paces joins from one address
 # (store/students.py: a class of 200 behind one school address is in within 50 s, its phones trying again at

@@ -77,9 +77,10 @@ def own_id(stored, code) -> str | None:
 def join(page, polls, stored, again):
     """Join the session: keep the id this browser has for it, else ask the server for one. Joins are limited
     per address (a class behind one school address fits; a guesser of codes gets a few a second); one the store
-    asks to wait (JoinWait) is tried again at the next poll, with no reload."""
+    asks to wait (JoinWait) is tried again at each poll, with no reload, sending back the ticket that keeps its
+    place and its turn (`again`)."""
     code = student_code(page)
-    if ctx.triggered_id == ids.S_POLL and again is not True:
+    if ctx.triggered_id == ids.S_POLL and again is None:
         raise PreventUpdate  # the poll joins only after a JoinWait
     student = own_id(stored, code)
     try:
@@ -89,10 +90,11 @@ def join(page, polls, stored, again):
             known = False
         if known:
             raise PreventUpdate
-        ids.JOINS.check(ids.address())
-        student = ids.store().join(code, ids.address())
+        if not ids.store().queued(code, again, ids.address()):  # a page keeping its turn is no guesser of codes
+            ids.JOINS.check(ids.address())
+        student = ids.store().join(code, ids.address(), ticket=again)
     except JoinWait as e:
-        return no_update, str(e), True
+        return no_update, str(e), e.ticket
     except StoreError as e:
         return no_update, str(e), None
     return {"code": code, "id": student}, _(WAITING), None

@@ -66,3 +66,7 @@ class JoinWait(RateLimited):
     """Joins from one address come at a human pace (Store.join): the student's page tries again by itself."""
 
     message = N_("Many students are joining from this address just now: this page joins by itself in a moment.")
+
+    def __init__(self, retry_after: float, ticket: str):
+        super().__init__(retry_after)
+        self.ticket = ticket  # the page's place in its address's queue: it sends it back when it tries again

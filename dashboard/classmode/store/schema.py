@@ -18,7 +18,7 @@ from ...i18n import N_, _
 from ...limits import CODE, CODE_ALPHABET, CODE_LENGTH, MAX_TYPED_CODE
 from .errors import Forbidden, Invalid, NotFound
 
-VERSION = 4  # a store made by another version is dropped and made again (sessions last hours, not releases)
+VERSION = 5  # a store made by another version is dropped and made again (sessions last hours, not releases)
 TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
@@ -40,7 +40,7 @@ MAX_PROMPT = 300  # a prompt as stored: the numbers its sentence states, which e
 MAX_SEED = limits.SEEDS[-1]  # the one seed range: an example's, and a training seed is within it
 
 # The schema, for both databases (SQLite takes PostgreSQL's type names). Times are Unix seconds.
-TABLES = ("class_answers", "class_questions", "class_students", "class_sessions", "class_schema")
+TABLES = ("class_answers", "class_questions", "class_tickets", "class_students", "class_sessions", "class_schema")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_schema (
     version INTEGER NOT NULL,
@@ -66,6 +66,14 @@ CREATE TABLE IF NOT EXISTS class_students (
     PRIMARY KEY (session, id)
 );
 CREATE INDEX IF NOT EXISTS class_students_owner ON class_students (session, owner, joined);
+CREATE TABLE IF NOT EXISTS class_tickets (
+    session TEXT NOT NULL REFERENCES class_sessions (code) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    expires DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (session, id)
+);
 CREATE TABLE IF NOT EXISTS class_questions (
     id TEXT PRIMARY KEY,
     session TEXT NOT NULL REFERENCES class_sessions (code) ON DELETE CASCADE,
@@ -141,6 +149,11 @@ def student_id(student) -> str:
     if not (isinstance(student, str) and STUDENT_ID.fullmatch(student)):
         raise NotFound(_(NO_SESSION))
     return student
+
+
+def ticket(value) -> str | None:
+    """A place in the join queue, as this server issued it (Store.join), or None: anything else is a new arrival."""
+    return value if isinstance(value, str) and STUDENT_ID.fullmatch(value) else None
 
 
 def question_id(question) -> str:

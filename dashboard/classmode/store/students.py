@@ -13,10 +13,14 @@ from .errors import Closed, Full, JoinWait, NotFound
 MAX_STUDENTS = 1000  # per session (and the largest class size a lecturer can state)
 MAX_STUDENTS_PER_OWNER = 300  # per session and address: a class behind one school address fits
 # Joins from one address come at a human pace: at most JOINS_PER_WINDOW in any JOIN_WINDOW seconds, counted in the
-# store (so across workers and hosts). A class of 200 behind one school address joins within 50 s (five windows);
-# a script at that address gets 4 places a second, and no more places than the class size leaves.
+# store (so across workers and hosts). A class of 200 behind one school address joins within 50 s (five windows).
+# Who comes first is served first: a join asked to wait gets a ticket, which holds a place (against the class size)
+# and its turn in its address's queue while its page sends it back at each poll; a ticket not sent back within
+# TICKET_LIFE seconds frees its place. A script that retries fast gets no turn before the pages that came earlier,
+# and no more places than the class size leaves.
 JOIN_WINDOW = 10.0
 JOINS_PER_WINDOW = 40
+TICKET_LIFE = 15.0  # seconds: the page sends its ticket back every ids.POLL_MS (2 s)
 MAX_CHANGES = 50  # changes of one student's answer in one round
 NOT_OPEN = {"discuss": N_("Discuss your answer with your neighbour: the second vote opens soon."),
             "revealed": N_("The answer has been revealed: answers are closed."),
@@ -27,12 +31,12 @@ HIDDEN = ("truth", "accepted", "tolerance", "lo", "hi")  # what no student sees 
 class Students:
     """Mixed into Store: needs self.db, self.clock, self._live, self._session, self._touch, self._question."""
 
-    def join(self, code, address: str = "?") -> str:
+    def join(self, code, address: str = "?", ticket=None) -> str:
         """A new student of a live session: a random id, which the browser keeps and sends back. Only while the
         lecturer keeps joining open, up to the class size the lecturer stated (else MAX_STUDENTS), at most
-        MAX_STUDENTS_PER_OWNER of them from one address, and from one address at a human pace (JoinWait)."""
-        owner = schema.owner(address)
-        student = secrets.token_urlsafe(schema.STUDENT_BYTES)
+        MAX_STUDENTS_PER_OWNER of them from one address, and from one address at a human pace, first come first
+        served: JoinWait carries a ticket, which the page sends back (`ticket`) until its turn comes."""
+        owner, sent = schema.owner(address), schema.ticket(ticket)
 
         def body(cur):
             checked = self._session(cur, code)
@@ -42,28 +46,73 @@ class Students:
             if not joining:
                 raise Closed(_("The lecturer has closed joining: ask them to open it again."))
             now = self.clock()
+            cur.execute("DELETE FROM class_tickets WHERE session = {} AND expires < {}", checked, now)
             total, mine, recent = cur.one(
                 "SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END), SUM(CASE WHEN owner = {} AND joined"
                 " > {} THEN 1 ELSE 0 END) FROM class_students WHERE session = {}",
                 owner, owner, now - JOIN_WINDOW, checked)
-            if size is not None and total >= size:
-                raise Full(ngettext(
-                    "The class is complete: its {size} student has joined. If you are not that student, ask the "
-                    "lecturer to raise the class size.",
-                    "The class is complete: its {size} students have joined. If you are not one of them, ask the "
-                    "lecturer to raise the class size.", size).format(size=size))
-            if total >= MAX_STUDENTS:
-                raise Full(_("This session has as many students as it takes."))
-            if (mine or 0) >= MAX_STUDENTS_PER_OWNER:
-                raise Full(_("This session has as many students from this address as it takes."))
-            if (recent or 0) >= JOINS_PER_WINDOW:
-                raise JoinWait(JOIN_WINDOW / JOINS_PER_WINDOW)
+            held, queued, number = cur.one(
+                "SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END), MAX(CASE WHEN owner = {} AND id = {}"
+                " THEN number END) FROM class_tickets WHERE session = {}", owner, owner, sent, checked)
+            queued = queued or 0
+            if number is None:  # a new arrival: a place must be free, not taken or held by a ticket
+                self._room(size, total + held, (mine or 0) + queued)
+                ahead = queued  # behind every ticket of its address
+            else:
+                ahead = cur.one("SELECT COUNT(*) FROM class_tickets WHERE session = {} AND owner = {} AND number < {}",
+                                checked, owner, number)[0]
+            if (recent or 0) + ahead >= JOINS_PER_WINDOW or (number is None and queued):
+                place = sent
+                if number is None:
+                    place = secrets.token_urlsafe(schema.STUDENT_BYTES)
+                    last = cur.one("SELECT COALESCE(MAX(number), 0) FROM class_tickets WHERE session = {}", checked)
+                    cur.execute("INSERT INTO class_tickets (session, id, owner, number, expires) VALUES"
+                                " ({}, {}, {}, {}, {})", checked, place, owner, last[0] + 1, now + TICKET_LIFE)
+                else:
+                    cur.execute("UPDATE class_tickets SET expires = {} WHERE session = {} AND id = {}",
+                                now + TICKET_LIFE, checked, place)
+                return JoinWait(JOIN_WINDOW / JOINS_PER_WINDOW, place)  # raised after the commit, which keeps it
+            if number is not None:
+                cur.execute("DELETE FROM class_tickets WHERE session = {} AND id = {}", checked, sent)
+            student = secrets.token_urlsafe(schema.STUDENT_BYTES)
             cur.execute("INSERT INTO class_students (session, id, owner, joined) VALUES ({}, {}, {}, {})",
                         checked, student, owner, now)
             self._touch(cur, checked)
             return student
 
-        return self.db.run(True, body)
+        issued = self.db.run(True, body)
+        if isinstance(issued, JoinWait):
+            raise issued
+        return issued
+
+    def queued(self, code, ticket, address: str = "?") -> bool:
+        """Whether `ticket` holds a live place in this session's join queue for this address: a page waiting its
+        turn, not a guesser of codes (the views let it past their per-address limit on tries)."""
+        sent = schema.ticket(ticket)
+        if sent is None:
+            return False
+        try:
+            checked = schema.join_code(code)
+        except NotFound:
+            return False
+        return self.db.run(False, lambda cur: cur.one(
+            "SELECT COUNT(*) FROM class_tickets WHERE session = {} AND id = {} AND owner = {} AND expires >= {}",
+            checked, sent, schema.owner(address), self.clock())[0] > 0)
+
+    @staticmethod
+    def _room(size, taken: int, mine: int) -> None:
+        """Full unless the session has a place for one more student (`taken`: joined or held by a ticket; `mine`:
+        those of the student's address)."""
+        if size is not None and taken >= size:
+            raise Full(ngettext(
+                "The class is complete: its {size} student has joined or is joining. If you are not that student, "
+                "ask the lecturer to raise the class size.",
+                "The class is complete: its {size} students have joined or are joining. If you are not one of them, "
+                "ask the lecturer to raise the class size.", size).format(size=size))
+        if taken >= MAX_STUDENTS:
+            raise Full(_("This session has as many students as it takes."))
+        if mine >= MAX_STUDENTS_PER_OWNER:
+            raise Full(_("This session has as many students from this address as it takes."))
 
     def _student(self, cur, code, student) -> tuple[str, int]:
         """(checked code, the session's question count) for a student who joined this live session. An unknown
