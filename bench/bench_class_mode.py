@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from deploy.serve import GUNICORN  # noqa: E402
 from dashboard import create_apps  # noqa: E402
-from dashboard.classmode import ids  # noqa: E402
+from dashboard.classmode import ids, lecturer  # noqa: E402
 from dashboard.classmode.store import Store  # noqa: E402
 from tests.class_requests import DISPATCH, Bodies, post  # noqa: E402
 from tests.conftest import free_port, stop, wait_until_up  # noqa: E402
@@ -224,6 +224,11 @@ def attack(base: str, bodies: Bodies, code: str, question: dict, until: threadin
         w.join(15)
 
 
+def all_answered(k: int) -> str:
+    """The projector's head count once the whole class (its stated size) has answered vote k."""
+    return lecturer.head_count({"joined": STUDENTS, "class_size": STUDENTS, "answered": STUDENTS, "round": k})
+
+
 def lecturer_waits(base, bodies, code, token, question, k: int, counts: list, errors: Counter) -> None:
     """The projector's head count every 2 s, until every student has voted in vote k and the time is over."""
     opened = time.time()
@@ -233,7 +238,7 @@ def lecturer_waits(base, bodies, code, token, question, k: int, counts: list, er
         counts.append(time.time() - sent)
         if status != 200:
             errors[f"count: HTTP {status}"] += 1
-        elif out[ids.COUNT]["children"] == f"{STUDENTS} joined · {STUDENTS} answered vote {k}" and \
+        elif out[ids.COUNT]["children"] == all_answered(k) and \
                 sent > opened + ANSWER_WITHIN + 1:
             return
         time.sleep(POLL_EVERY)
@@ -294,8 +299,7 @@ def bench(name: str, env: dict, bodies: Bodies) -> None:
     held = {k: Counter(r["answer"] for r in rows if r["vote"] == str(k)) for k in (1, 2)}
     lost = sum(max(0, n - held[k][f"key {v}"]) for k in (1, 2) for v, n in Counter(sent[k].values()).items())
     results = str(revealed[ids.RESULTS]["children"])
-    both = "Vote 1: " in results and "Vote 2: " in results and revealed[ids.COUNT]["children"] == \
-        f"{STUDENTS} joined · {STUDENTS} answered vote 2"
+    both = "Vote 1: " in results and "Vote 2: " in results and revealed[ids.COUNT]["children"] == all_answered(2)
     own = all(saw.get(s, "").startswith(f"You answered key {sent[1][s]} then key {sent[2][s]}.") for s in sent[2])
     print(f"{name}: {len(sent[1])} students voted, {len(sent[2])} voted again, {len(answers)} answer posts (changes "
           f"included); lost: {lost}; export rows {len(rows)} = {len(sent[1]) + len(sent[2])} votes: "

@@ -186,3 +186,48 @@ def test_a_stopped_postgresql_freezes_neither_the_explorer_nor_healthz_and_loses
             check_all_counted(http, bodies, base, code, token, qid, acknowledged)
         finally:
             stop(proc)
+
+
+@pytest.mark.browser
+def test_a_tap_not_saved_is_cleared_and_the_same_tap_saves_it_after(bodies, browser, tmp_path):
+    """Issue 39 item 4 in a real browser: while the store refuses to write an answer (a trigger stands in for a
+    full disk: the write fails at once, reads go on), a phone taps a key; the page says 'Nothing was saved: try
+    again' and the tapped option is no longer selected, so the same tap, once the store writes again, sends and
+    is counted. Before, the failed option stayed selected and the second tap sent nothing (a selected radio sends
+    nothing when tapped)."""
+    import sqlite3
+
+    from dashboard.classmode.store import db, sessions
+    from tests.browser import wait_until
+
+    port = free_port()  # python app.py: one process, whose store is ready once the session has started
+    base = f"http://127.0.0.1:{port}"
+    proc = start([sys.executable, "app.py", "--port", str(port)], base + "/healthz", env={"DATA_DIR": str(tmp_path)})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    http = requests.Session()
+    try:
+        code, token, qid = session(http, bodies, base)
+        page = phone.new_page()
+        page.goto(f"{base}/class/{code}")
+        key = page.locator(f"#{ids.CHOICES} label", has_text="key 3").first
+        key.wait_for()
+        checked = f"() => document.querySelectorAll('#{ids.CHOICES} input:checked').length"
+        writer = sqlite3.connect(tmp_path / sessions.SQLITE_FILE, isolation_level=None)
+        writer.execute("CREATE TRIGGER full_disk BEFORE INSERT ON class_answers BEGIN SELECT RAISE(FAIL, "
+                       "'database or disk is full'); END")
+        try:
+            key.tap()
+            page.wait_for_selector(f"#{ids.S_FEEDBACK}:has-text('Nothing was saved: try again')",
+                                   timeout=(db.GIVE_UP + 10) * 1000)
+            assert page.evaluate(checked) == 0  # cleared: a tap on it sends again
+        finally:
+            writer.execute("DROP TRIGGER full_disk")
+            writer.close()
+        key.tap()
+        page.wait_for_selector(f"#{ids.S_FEEDBACK}:has-text('{SENT}')", timeout=(db.GIVE_UP + 10) * 1000)
+        assert wait_until(page, f"() => ({checked})() === 1")
+        heads = post(http, bodies.count(code, token, qid), base)[1][ids.COUNT]["children"]
+        assert heads == "1 joined · 1 answered vote 1"
+    finally:
+        phone.close()
+        stop(proc)
