@@ -10,7 +10,7 @@ from .. import attention as core
 from .. import figures, limits
 from ..figures import Display
 from ..figures import example as fig
-from ..i18n import _, lru_cache, ngettext, sentences
+from ..i18n import N_, _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
@@ -33,6 +33,10 @@ URL_PARAMS = drilldown.URL_PARAMS
 MODEL_STORE = MODEL["example"]
 
 
+NO_WEBGL = N_("This browser cannot draw the 3-D stack: it has no WebGL. The heatmaps above show the same weights, "
+              "head by head, and every other figure works without it.")
+
+
 def layout() -> html.Section:
     return html.Section([
             MODEL_STORE.store(),
@@ -52,7 +56,9 @@ def layout() -> html.Section:
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
                  html.Div([near_button(CUBE), present_button(CUBE), camera_buttons(),
                            dcc.Graph(id=CUBE, figure={"data": [], "layout": fig.cube_layout()},
-                                     config=figures.graph_config(), className="webgl-figure")],
+                                     config=figures.graph_config(), className="webgl-figure"),
+                           # shown by CSS in place of plotly's English notice (and its link off the machine)
+                           html.P(_(NO_WEBGL), className="no-webgl-notice", role="status")],
                           className="figure-frame")],
             ),
     ], id=section_id("example"))
