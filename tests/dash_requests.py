@@ -257,10 +257,11 @@ CLICK = [CELL]  # a click on a heatmap fires the selected cell's inputs only
 CLINIC_SELECTED = tuple(clinic_controls.DEFAULT_CELL)
 
 
-def heatmaps_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), changed=None, **controls) -> dict:
-    """The worked example's heatmaps; `controls` are size, scale, tau and weights."""
-    return request("heatmaps.figure", {"shared": model(h, seed, narrow, **controls), "cell": cell(*selected)},
-                   STORE["example"] if changed is None else changed)
+def heatmaps_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), changed=None, hidden=None, **controls) -> dict:
+    """The worked example's heatmaps; `controls` are size, scale, tau and weights; `hidden` what the class
+    predicts (explorer/predict.py)."""
+    return request("heatmaps.figure", {"shared": model(h, seed, narrow, **controls), "cell": cell(*selected),
+                                       "hidden": hidden}, STORE["example"] if changed is None else changed)
 
 
 def example_body(output: str, h=8, seed=3, narrow=False, **controls) -> dict:

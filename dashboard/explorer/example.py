@@ -12,7 +12,7 @@ from ..figures import Display
 from ..figures import example as fig
 from ..i18n import N_, _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
-from . import drilldown, forms, forward, influence, selection, summary
+from . import drilldown, forms, forward, influence, predict, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, section_id
 from .presenter import present_button
@@ -47,9 +47,9 @@ def layout() -> html.Section:
             forms.layout(),
             markdown("worked_example"),
             html.P(id=WORKED_TEXT, className="prose live-text"),
+            predict.store(),
             graph(HEATMAPS, className="mb-2"),
-            summary.layout(),
-            drilldown.layout(),
+            predict.hides([summary.layout(), drilldown.layout()]),
             influence.layout(),
             text_beside_view(
                 ["cube"],
@@ -106,13 +106,18 @@ def update_blocks(shared, near):
     return dict(figure=block_figure(view.setting, view.display), **DRAWN)
 
 
-@callback(Output(HEATMAPS, "figure"), inputs=dict(shared=MODEL_STORE.input, cell=CELL), prevent_initial_call=True)
-def update_heatmaps(shared, cell):
-    """The per-head heatmaps with the selected cell outlined; a click outlines the new cell and redraws nothing."""
+PREDICTING = dict(hidden=Input(predict.PREDICT, "data"))
+
+
+@callback(Output(HEATMAPS, "figure"), inputs=dict(shared=MODEL_STORE.input, cell=CELL, **PREDICTING),
+          prevent_initial_call=True)
+def update_heatmaps(shared, cell, hidden=None):
+    """The per-head heatmaps with the selected cell outlined, and covered while the class predicts it (predict.py);
+    a click or a key that hides or shows patches the outline and the cover and redraws nothing."""
     view, selected = ModelView.parse(shared), Cell(**cell)
-    if selection.only_the_cell_changed(CELL):
-        return selection.outline_patch(selected, view.setting)
-    return selection.with_outline(heatmap_figure(view.setting, view.display), selected, view.setting)
+    if selection.only_the_cell_changed({**CELL, **PREDICTING}):
+        return predict.on_grid(selected, hidden, view.setting)
+    return predict.on_grid(selected, hidden, view.setting, heatmap_figure(view.setting, view.display))
 
 
 @callback(Output(WORKED_TEXT, "children"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)

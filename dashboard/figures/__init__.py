@@ -276,6 +276,7 @@ def heatmap_grid(
 
 
 SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+COVER_COLOUR = "#6c757d"  # Bootstrap's secondary grey: not a weight on Purples, and white "?" on it reads (4.7:1)
 SELECTION_COLOUR = "#D55E00"  # Okabe-Ito vermilion: stands out on Purples and RdBu, light or dark
 
 
@@ -301,6 +302,14 @@ def cell_outline(p: int, r: int, j: int) -> dict:
     sx = axis_suffix(p)
     return {"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": j - 0.5, "x1": j + 0.5, "y0": r - 0.5,
             "y1": r + 0.5, "line": {"width": 3, "color": SELECTION_COLOUR}, "name": "selection"}
+
+
+def cover(p: int, x0: float, x1: float, y0: float, y1: float) -> dict:
+    """An opaque grey box with a "?" over part of panel p: weights the class predicts before they are shown."""
+    sx = axis_suffix(p)
+    return {"type": "rect", "xref": "x" + sx, "yref": "y" + sx, "x0": x0, "x1": x1, "y0": y0, "y1": y1,
+            "fillcolor": COVER_COLOUR, "opacity": 1, "layer": "above", "line": {"width": 0}, "name": "hidden",
+            "label": {"text": "?", "font": {"size": 20, "color": "#ffffff"}}}
 
 
 def _column_gap(display: Display, chars: int) -> float:
