@@ -1,6 +1,8 @@
 """The explanation views as a forged request or a student sees them: the drill-down, the outline of the
 selected cell, the bilinear forms, the forward pass and the feature map, against independent numbers."""
 
+import re
+
 import numpy as np
 import pytest
 from dash.exceptions import PreventUpdate
@@ -40,6 +42,25 @@ def test_drilldown_shows_the_seeds_numbers_for_the_chosen_cell():
     assert f"The logit B_3(x_{r}, x_{j}) = q·k = {q @ k:+.3f}" in summary and f"= {A[2, r, j]:.3f}" in summary
     assert f"scaled logit {q @ k / np.sqrt(2):+.3f}" in summary
     assert f"A⁽³⁾[{r}, {j}]" in summary
+
+
+@pytest.mark.parametrize("h", [2, 4, 8])
+def test_drilldown_captions_name_the_head_whose_numbers_they_show(h):
+    """The coordinates' caption and the influence path's name head i + 1 (i the core's index), the head whose q
+    and k the table shows, for every head: the first and the last too."""
+    seed, r, j, d_k = 9, 5, 10, 8 // h
+    X, W_Q, W_K, *_ = seed_worked_example(seed)
+    for i in range(h):
+        panel = fire(drilldown.update_drilldown, shared=model(h, seed, **SEED_MODEL), cell=cell(i + 1, r, j))
+        captions = [texts(c.children[0])[0] for c in panel._traverse()
+                    if getattr(c, "className", "") and "drill-table" in c.className]
+        found = [re.search(r"in head (\d+)'s \d+ dimension|through head (\d+):", text) for text in captions]
+        shown = [int(m[1] or m[2]) for m in found if m]
+        assert shown == [i + 1, i + 1], captions
+        block = slice(i * d_k, (i + 1) * d_k)
+        coordinates = table_rows(panel, "The logit")
+        np.testing.assert_allclose([float(row[1]) for row in coordinates], X[r] @ W_Q[:, block], atol=5e-4 + 1e-12)
+        np.testing.assert_allclose([float(row[2]) for row in coordinates], X[j] @ W_K[:, block], atol=5e-4 + 1e-12)
 
 
 @pytest.mark.parametrize("head, query, key, fragment", [
