@@ -6,6 +6,7 @@ import base64
 import csv
 import io
 import json
+import re
 import time
 
 import numpy as np
@@ -337,6 +338,24 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
         qid, _ = pose(client, b, code, token, template="entropy", h=2, head=1, query=0, scale="tau", tau=str(tau))
         post(client, b.reveal(code, token, qid))
         assert ids.store().results(code, token, qid)["truth"] == truth
+
+
+def test_the_entropy_reveal_names_the_head_and_query_whose_row_it_shows(client, b):
+    """The reveal's sentence names head i + 1 and query r of the stored question (i from 0) and gives that row's
+    entropy now and with τ doubled, from the core: for every head of h = 4, the first and the last too."""
+    code, token = start(client, b)
+    logits = model(Setting(4, 0, 4, "seed", 0, "trained"))[1].logits
+    for head in range(1, 5):
+        qid, _ = pose(client, b, code, token, template="entropy", h=4, head=head, query=5)
+        results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+        q = ids.store().results(code, token, qid)
+        i, r = q["head_index"], q["query_index"]
+        found = re.search(r"Head (\d+) now and with τ doubled, query (\d+)'s row outlined: its entropy goes from "
+                          r"(\d\.\d{3}) to (\d\.\d{3}) bits", results)
+        assert found, results
+        assert (int(found[1]), int(found[2])) == (i + 1, r) == (head, 5)
+        before, after = (questions.entropy_bits(core.softmax(logits[i, r] / k)) for k in (1, 2))
+        assert (found[3], found[4]) == (f"{before:.3f}", f"{after:.3f}")
 
 
 def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client, b, monkeypatch):
