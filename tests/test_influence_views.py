@@ -365,6 +365,29 @@ def test_export_carries_the_influence_and_the_selection():
     assert [(r["head"], r["row"], r["column"]) for r in kinds["selection"]] == [("2", "7", "1")]
 
 
+def test_the_csv_numbers_each_heads_rows_from_1_as_the_json_holds_them():
+    """Every head-indexed influence array in the CSV, put back by head - 1, is the JSON's to the last bit, and head
+    i's influence (i from 0) is A^(i) times its value lengths, computed here: heads 1 to h, none more."""
+    X, *W = seed_worked_example(3)
+    _, A = seed_multi_head_attention(X, *W, 4)
+    values = loop_layer(X, W, 4)[1]
+    state = json.loads(download("json", 2, 7, 1))
+    rows = list(csv.DictReader(io.StringIO(download("csv", 2, 7, 1))))
+    where = {"influence_per_head": lambda r: (int(r["row"]), int(r["column"])),
+             "value_size": lambda r: (int(r["column"]),), "head_total_influence": lambda r: (int(r["row"]),),
+             "head_switched_off": lambda r: (int(r["row"]),)}
+    rebuilt = {name: np.full(np.shape(state[name]), np.nan) for name in where}
+    for name, at in where.items():
+        heads = set()
+        for r in (r for r in rows if r["matrix"] == name):
+            heads.add(int(r["head"]))
+            rebuilt[name][(int(r["head"]) - 1, *at(r))] = float(r["value"])
+        assert heads == {1, 2, 3, 4}, name
+        np.testing.assert_array_equal(rebuilt[name], np.array(state[name]), err_msg=name)
+    np.testing.assert_allclose(rebuilt["influence_per_head"], A * np.linalg.norm(values, axis=-1)[:, None, :],
+                               atol=1e-12)
+
+
 def test_no_module_of_the_dashboard_is_over_350_lines():
     root = Path(__file__).resolve().parents[1] / "dashboard"
     long = {str(p.relative_to(root)): n for p in root.rglob("*.py") if (n := len(p.read_text().splitlines())) > 350}
