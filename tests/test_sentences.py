@@ -298,6 +298,19 @@ def test_equivariance_verdict(c, perm, positions):
     assert inputs["layout"]["coloraxis"]["colorbar"]["title"]["text"] == "feature value"  # not an "x" by its 0
 
 
+@pytest.mark.parametrize("gap, rounding", [(1e-9 * (1 - 1e-6), True), (1e-9 * (1 + 1e-6), False)],
+                         ids=["just-inside", "just-outside"])
+def test_equivariance_verdict_draws_its_line_at_1e_9(gap, rounding):
+    """The line between rounding and a real gap is 1e-9, exactly: a gap just under it is rounding, just over it
+    is not. The check is the core's for a reversed order, its output gap moved to either side of the line."""
+    ex = core.worked_example(0)
+    check = core.equivariance_check(*ex[:5], 4, np.arange(12)[::-1])._replace(output_gap=gap)
+    verdict = equivariance.verdict(check, with_positions=False)
+    text = " ".join(texts(verdict))
+    check_numbers(text, [gap, check.attention_gap])
+    assert ("not equivariant" not in text) == rounding and ("holds" in verdict.className) == rounding
+
+
 # ------------------------------------------------------------------ a head index stays within 1..h
 
 
