@@ -4,6 +4,7 @@ that train a buggy layer."""
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -134,6 +135,26 @@ def test_the_verdicts_say_their_numbers():
     assert found["equivariance"][2] is None and not found["equivariance"][0].passed
     sentence = checks.caught_by(found)
     assert "caught by “rows of A sum to 1” and “equals a reference loop”" in sentence and "cannot tell" in sentence
+
+
+@pytest.mark.parametrize("gap, rounding", [(1e-9 * (1 - 1e-3), True), (1e-9 * (1 + 1e-3), False)],
+                         ids=["just-inside", "just-outside"])
+def test_the_checks_tolerance_is_1e_9(gap, rounding):
+    """The checks' line between rounding and a wrong number is 1e-9: the correct layer with one weight moved by a
+    gap just under it passes "rows of A sum to 1" and the reference loop and is the same layer; just over it, it
+    fails both, is another layer, and the wrong-number path sees the weight differ."""
+    ex = worked_example(0)
+    example = checks.Example(ex.X, tuple(ex[1:5]), 4)
+    correct = checks.run(example, None)
+    A = correct.A.copy()
+    A[1, 3, 5] += gap
+    moved = replace(correct, A=A)
+    assert checks.check_rows(moved).passed == rounding
+    assert checks.check_reference(example, moved).passed == rounding
+    assert checks.same_layer(correct, moved) == rounding
+    steps = {step.step: step.differs for step in checks.wrong_number_path(correct, moved, 1, 3, 5)}
+    assert steps["weight"] == steps["row sum"] == (not rounding)
+    assert not any(differs for step, differs in steps.items() if step not in ("weight", "row sum"))
 
 
 def test_the_reference_is_the_seed_notebook():
