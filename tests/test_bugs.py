@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from dashboard import backprop, bugs, checks, training
+from dashboard import backprop, bugs, checks, margins, training
 from dashboard.attention import HEAD_CHOICES, worked_example
 from tests.conftest import ROOT
 from tests.util import numeric_gradients
@@ -122,6 +122,18 @@ def test_which_check_catches_which_bug():
     assert all(v.passed for v in checks.verdicts(example, None, tuple(checks.CHECKS), losses).values())
     assert losses[("reshape", False)] > 10 * losses[(None, False)]
     assert losses[("mask-after", True)] < losses[(None, True)]  # rows that need not sum to 1 fit this task better
+
+
+@pytest.mark.parametrize("factor, learns", [(1 - 1e-6, True), (1 + 1e-6, False)], ids=["just-inside", "just-outside"])
+def test_a_layer_still_learns_up_to_twice_the_correct_loss(factor, learns):
+    """A buggy layer "still learns" up to twice the correct layer's test loss (h = 4, the lab's task), no further;
+    and the check can tell only where twice the correct loss is more than margins.LOSS below 3/8."""
+    correct = checks.learning_losses(4, False)[(None, False)]
+    losses = {(None, False): correct, ("reshape", False): 2 * correct * factor}
+    right, buggy = (checks.check_learns(bug, 4, False, losses) for bug in (None, bugs.BY_KEY["reshape"]))
+    assert right.passed and buggy.passed == learns and checks.catches(right, buggy) == (not learns)
+    line = (training.SINGLE_MIXING_FLOOR - margins.LOSS) / 2  # the largest correct loss the check can judge by
+    assert checks.can_learn(line * factor) == learns
 
 
 def test_the_verdicts_say_their_numbers():
