@@ -8,6 +8,7 @@ sharpest", "equivariant") disagrees with the numbers as shown.
 """
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -368,6 +369,20 @@ def test_loss_sentence(seed):
                          1, 3, 8, 3 / 8])
     one, line = as_shown(losses[1], 3), as_shown(3 / 8, 3)
     assert f"ended {'below' if one < line else 'above' if one > line else 'on'} the dashed line" in text
+
+
+@pytest.mark.parametrize("gap, ended", [(-0.0006, "below"), (-0.0004, "on"), (0.0004, "on"), (0.0006, "above")])
+def test_loss_sentence_is_below_the_line_as_soon_as_it_shows_below(monkeypatch, gap, ended):
+    """h = 1's loss a gap from 3/8: shown to three decimals, 0.374 is below the line, 0.375 on it and 0.376 above,
+    whatever the loss behind them; the seed's run with its test loss moved there."""
+    runs = dict(trainer.training_runs(0))
+    runs[1] = replace(runs[1], test_loss=3 / 8 + gap)
+    monkeypatch.setattr(trainer, "training_runs", lambda seed, wait=True: runs)
+    text = learning.loss_text(0)  # the sentence alone: the cached loss figure is not drawn from the moved run
+    losses = [v for h, run in runs.items() for v in (h, run.test_loss)]
+    check_numbers(text, [0, training.STEPS, *losses, 1, 3, 8, 3 / 8])
+    assert f"h = 1 ended {ended} the dashed line" in text
+    assert as_shown(3 / 8 + gap, 3) == {"below": 0.374, "on": 0.375, "above": 0.376}[ended]
 
 
 @lru_cache(maxsize=None)
