@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -486,6 +487,19 @@ def test_below_the_line_is_worded_truthfully(client, b):
     results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
     below = trainer.training_runs(0)[1].test_loss < SINGLE_MIXING_FLOOR
     assert f"The answer: {'yes' if below else 'no'}." in results and "dashed line" in results
+
+
+@pytest.mark.parametrize("gap", [-0.0006, 0.0006], ids=["just-under", "just-over"])
+def test_the_floor_reveal_puts_the_loss_below_the_line_exactly_when_it_is(monkeypatch, gap):
+    """The reveal's sentence says h = 1's test loss ends below the dashed line when it is under 3/8, above it
+    otherwise: training seed 0's run, its test loss moved a gap to either side of the line."""
+    from dashboard.classmode import pictures
+    runs = dict(trainer.training_runs(0))
+    runs[1] = replace(runs[1], test_loss=SINGLE_MIXING_FLOOR + gap)
+    monkeypatch.setattr(trainer, "training_runs", lambda seed, wait=True: runs)
+    said = pictures.why({"template": "floor", "seed": 0})[1].children
+    side = "below" if runs[1].test_loss < SINGLE_MIXING_FLOOR else "above"
+    assert f"its test loss ends at {runs[1].test_loss:.3f}, {side} the dashed line at 3/8 = 0.375" in said
 
 
 def test_a_lecture_plan_is_saved_and_posed_again_in_order(client, b):
