@@ -95,7 +95,9 @@ test("each shortcut key presses its button from anywhere but a box being typed i
   const clicked = (event) => rules.shortcutButton(keys, event, event.target);  // after the pointer chose it
   const expected = { "1": "key-h1", "2": "key-h2", "4": "key-h4", "8": "key-h8", ArrowLeft: "key-previous",
     ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help",
-    PageDown: "key-plan-next", PageUp: "key-plan-previous" };  // a clicker's keys step through a lecture plan
+    PageDown: "key-plan-next", PageUp: "key-plan-previous",  // a clicker's keys step through a lecture plan
+    c: "key-hide-cell", C: "key-hide-cell", r: "key-hide-row", R: "key-hide-row", m: "key-hide-map",
+    M: "key-hide-map" };  // predict first (explorer/predict.py); with Ctrl, C copies as ever
   assert.deepStrictEqual(keys, expected);
   for (const [key, button] of Object.entries(expected)) {
     assert.strictEqual(clicked({ key, target: radio }), button, key);
