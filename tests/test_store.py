@@ -344,6 +344,19 @@ def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
     assert store.roster(code, token)["joined"] == students.JOINS_PER_WINDOW + 2
 
 
+def test_a_ticket_gets_no_place_once_the_lecturer_has_made_the_class_smaller(store, clock):
+    code, token = store.create_session(ADDRESS)
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)
+    with pytest.raises(JoinWait) as wait:
+        store.join(code, ADDRESS)
+    store.roster(code, token, size=students.JOINS_PER_WINDOW)  # the class is in: the lecturer states its size
+    clock.t += students.JOIN_WINDOW + 0.001
+    with pytest.raises(Full, match="The class is complete"):
+        store.join(code, ADDRESS, wait.value.ticket)
+    assert store.roster(code, token)["joined"] == students.JOINS_PER_WINDOW
+
+
 @pytest.mark.slow
 def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_a_second(store, clock):
     """200 phones at one school address each try every 2 s (the page's poll) until they are in."""

@@ -58,7 +58,8 @@ class Students:
             if number is None:  # a new arrival: a place must be free, not taken or held by a ticket
                 self._room(size, total + held, (mine or 0) + queued)
                 ahead = queued  # behind every ticket of its address
-            else:
+            else:  # its own place is held; those who joined must still leave it one (the size may have shrunk)
+                self._room(size, total, mine or 0)
                 ahead = cur.one("SELECT COUNT(*) FROM class_tickets WHERE session = {} AND owner = {} AND number < {}",
                                 checked, owner, number)[0]
             if (recent or 0) + ahead >= JOINS_PER_WINDOW or (number is None and queued):
