@@ -56,7 +56,7 @@ def layout() -> html.Section:
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
                  html.Div([near_button(CUBE), present_button(CUBE), camera_buttons(),
                            dcc.Graph(id=CUBE, figure={"data": [], "layout": fig.cube_layout()},
-                                     config=figures.graph_config(), className="webgl-figure"),
+                                     config=figures.graph_config(CUBE), className="webgl-figure"),
                            # shown by CSS in place of plotly's English notice (and its link off the machine)
                            html.P(_(NO_WEBGL), className="no-webgl-notice", role="status")],
                           className="figure-frame")],

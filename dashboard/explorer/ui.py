@@ -156,7 +156,7 @@ def graph(graph_id: str, figure: dict | None = None, waits: bool = False, **kwar
     `waits` draws only near the screen: its frame holds its near button (near_button)."""
     return html.Div([*([near_button(graph_id)] if waits else []), present_button(graph_id),
                      dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
-                               config=figures.graph_config(), **kwargs)], className="figure-frame")
+                               config=figures.graph_config(graph_id), **kwargs)], className="figure-frame")
 
 
 def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.Div:

@@ -25,10 +25,12 @@ CLUSTER_COLOURS = ("#E69F00", "#0072B2", "#009E73")
 CLUSTER_SYMBOLS = ("circle", "square", "diamond")
 SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
+SLIDE = {"format": "png", "width": 1920, "height": 1080, "scale": 1}  # the toolbar's camera: a 16:9 slide
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+    "toImageButtonOptions": SLIDE,
 }
 # Plotly's own words (its toolbar's buttons and notices), which graph_config gives it in the page's language.
 PLOTLY_WORDS = (
@@ -42,13 +44,17 @@ PLOTLY_WORDS = (
 )
 
 
-def graph_config() -> dict:
+def graph_config(name: str | None = None) -> dict:
     """GRAPH_CONFIG, with plotly's words in the request's language: a dictionary only, so numbers keep plotly's
-    default format (a decimal point), as the rest of the page writes them in every language."""
+    default format (a decimal point), as the rest of the page writes them in every language. `name` is the file
+    the toolbar's camera saves (name.png, a 1920 x 1080 slide) instead of plotly's 'newplot'."""
+    config = GRAPH_CONFIG if name is None else {**GRAPH_CONFIG, "toImageButtonOptions": {**SLIDE, "filename": name}}
     lang = language()
     if lang == DEFAULT:
-        return GRAPH_CONFIG
-    return {**GRAPH_CONFIG, "locale": lang, "locales": {lang: {"dictionary": {w: _(w) for w in PLOTLY_WORDS}}}}
+        return config
+    return {**config, "locale": lang, "locales": {lang: {"dictionary": {w: _(w) for w in PLOTLY_WORDS}}}}
+
+
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08
 NARROW_COLUMNS = 2  # panels a row on a phone
 # Lecture mode at 1920 x 1080: the prose is 23.5 px, so figure text is 24 px, and a figure is at most
