@@ -25,7 +25,9 @@ CLUSTER_COLOURS = ("#E69F00", "#0072B2", "#009E73")
 CLUSTER_SYMBOLS = ("circle", "square", "diamond")
 SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
-SLIDE = {"format": "png", "width": 1920, "height": 1080, "scale": 1}  # the toolbar's camera: a 16:9 slide
+# The toolbar's camera saves a slide 1920 px wide: plotly lays the figure out 960 px wide, at its own height, and
+# draws it twice as large, so that its 12 px text reads as lecture mode's 24 px (lecture mode hides the toolbar).
+SLIDE = {"format": "png", "width": 960, "height": None, "scale": 2}
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
