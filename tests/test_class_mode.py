@@ -164,6 +164,15 @@ def test_a_flood_of_made_up_students_from_one_address_closes_nothing(client, b):
     assert heads(client, b, code, token, qid) == "1 joined · 1 answered vote 1"
 
 
+def iter_components(component):
+    """A Dash layout's components, depth first."""
+    yield component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else [children] if children is not None else []:
+        if hasattr(child, "to_plotly_json"):
+            yield from iter_components(child)
+
+
 class Clock:
     def __init__(self):
         self.t = time.time()
@@ -180,6 +189,7 @@ def test_a_class_of_200_joins_from_one_address_within_60_s_and_a_flood_of_joins_
     code, token = start(client, b)
     ids.store().clock = clock = Clock()
     monkeypatch.setattr(ids, "JOINS", S.JoinLimiter(rate=ids.JOINS.rate, burst=ids.JOINS.burst, clock=clock))
+    monkeypatch.setattr(ids, "TICKETS", S.TicketLimiter(rate=ids.TICKETS.rate, burst=ids.TICKETS.burst, clock=clock))
     school = {"REMOTE_ADDR": "10.0.0.9"}
     first = [post(client, b.join(code), environ_base=school)[1] for _ in range(200)]
     waiting = [o for o in first if ids.STUDENT_ID not in o]
@@ -189,13 +199,13 @@ def test_a_class_of_200_joins_from_one_address_within_60_s_and_a_flood_of_joins_
     assert len(set(tickets)) == len(tickets) and all(S.schema.ticket(t) for t in tickets)
     assert post(client, b.join(code, polls=1), environ_base=school)[0] == 204  # a poll joins only when asked to
     start_t, polls = clock.t, 1
-    while waiting and clock.t - start_t < 120:
+    while tickets and clock.t - start_t < 120:
         clock.t += ids.POLL_MS / 1000
         polls += 1
-        outs = [post(client, b.join(code, again=o[ids.S_JOIN_AGAIN]["data"], polls=polls), environ_base=school)[1]
-                for o in waiting]
-        waiting = [o for o in outs if ids.STUDENT_ID not in o]
-    assert not waiting and clock.t - start_t <= 60
+        outs = [post(client, b.join(code, again=t, polls=polls), environ_base=school)[1] for t in tickets]
+        assert all(o[ids.S_JOIN_AGAIN]["data"] == t for o, t in zip(outs, tickets) if ids.STUDENT_ID not in o)
+        tickets = [t for o, t in zip(outs, tickets) if ids.STUDENT_ID not in o]  # a page keeps its ticket
+    assert not tickets and clock.t - start_t <= 60
     flood = [post(client, b.join(code), environ_base=school)[1] for _ in range(300)]
     assert sum(ids.STUDENT_ID in o for o in flood) == 0  # the window is full: the script waits like anyone
     assert joined(client, b, code, environ_base={"REMOTE_ADDR": "10.0.0.10"})  # another address joins
@@ -233,6 +243,45 @@ def test_joining_by_code_is_rate_limited_and_tells_a_guesser_nothing(client, b, 
     assert post(client, b.join(real))[1][ids.S_STATUS]["children"] == S.JoinsLimited.message  # even the right one
     made_up = {"code": real, "id": "A" * 22}  # an id the server never issued is no way around it
     assert post(client, b.join(real, made_up))[1][ids.S_STATUS]["children"] == S.JoinsLimited.message
+
+
+def test_a_page_with_its_ticket_passes_the_address_s_limit_but_not_faster_than_a_poll(client, b, monkeypatch):
+    """A page waiting its turn sends its ticket back at each poll: the per-address limit on tries (code guessers)
+    does not stop it, the ticket's own limit does when it comes back faster than a page polls, and the page keeps
+    its ticket either way. A made-up ticket is no way around the address's limit."""
+    code, _token = start(client, b)
+    clock = Clock()
+    ids.store().clock = clock
+    monkeypatch.setattr(ids, "TICKETS", S.TicketLimiter(rate=ids.TICKETS.rate, burst=ids.TICKETS.burst, clock=clock))
+    for _ in range(S.students.JOINS_PER_WINDOW):
+        joined(client, b, code)
+    ticket = post(client, b.join(code))[1][ids.S_JOIN_AGAIN]["data"]
+    monkeypatch.setattr(ids, "JOINS", S.JoinLimiter(rate=0.001, burst=1, clock=clock))
+    post(client, b.join(code))  # the address's last try
+    assert post(client, b.join(code, again="A" * 22, polls=1))[1][ids.S_STATUS]["children"] == S.JoinsLimited.message
+    outs = [post(client, b.join(code, again=ticket, polls=k))[1] for k in range(2, 2 + ids.TICKETS.burst + 1)]
+    assert [o[ids.S_STATUS]["children"] for o in outs] == [S.JoinWait.message] * len(outs)
+    assert [o.get(ids.S_JOIN_AGAIN, {}).get("data") for o in outs] == [ticket] * ids.TICKETS.burst + [None]
+    assert ids.S_JOIN_AGAIN not in outs[-1]  # too soon: no update, the page keeps its ticket
+    clock.t += S.students.JOIN_WINDOW  # its turn
+    assert ids.STUDENT_ID in post(client, b.join(code, again=ticket, polls=9))[1]
+
+
+def test_a_page_whose_places_are_all_held_tries_again_and_a_reload_keeps_its_ticket(client, b, monkeypatch):
+    """When every place left is held by pages waiting their turn, a newcomer is asked to wait, not refused, and its
+    poll tries again as a new arrival (True); the ticket a page holds lives in the tab's sessionStorage, so that a
+    reload sends it back."""
+    code, token = start(client, b)
+    post(client, b.roster(code, token, size=S.students.JOINS_PER_WINDOW + 1))
+    for _ in range(S.students.JOINS_PER_WINDOW):
+        joined(client, b, code)
+    assert S.schema.ticket(post(client, b.join(code))[1][ids.S_JOIN_AGAIN]["data"])  # holds the last place
+    held = post(client, b.join(code), environ_base={"REMOTE_ADDR": "10.0.0.10"})[1]
+    assert held[ids.S_STATUS]["children"] == S.PlacesHeld.message and held[ids.S_JOIN_AGAIN]["data"] is True
+    again = post(client, b.join(code, again=True, polls=1), environ_base={"REMOTE_ADDR": "10.0.0.10"})[1]
+    assert again[ids.S_STATUS]["children"] == S.PlacesHeld.message  # the poll tried again
+    [kept] = [c for c in iter_components(student.layout()) if getattr(c, "id", None) == ids.S_JOIN_AGAIN]
+    assert kept.storage_type == "session"
 
 
 def test_a_reload_keeps_the_students_id(client, b):

@@ -10,6 +10,7 @@ from dashboard.explorer.controls import CELL
 from tests.browser import wait_until
 from tests.dash_requests import cell, model
 from tests.test_browser import open_view
+from tests.test_class_mode import iter_components
 from tests.util import fire, patch_assignments
 
 PRESSED = {part: f"{button}.n_clicks" for button, part in predict.KEYS.items()}
@@ -70,8 +71,14 @@ def test_a_key_or_a_click_patches_the_cover_and_hover_and_redraws_nothing():
     assert set(clicked) == {("layout", "shapes")}  # nothing hidden: a click patches the outline alone
 
 
-def test_the_numbers_beside_the_heatmaps_are_blurred_while_something_is_hidden():
-    assert [fire(predict.blur, hidden=v) for v in ("row", "map", None, "forged")] == ["predict-hidden"] * 2 + [""] * 2
+def test_what_gives_the_weights_away_is_blurred_while_something_is_hidden():
+    assert [fire(predict.blur, hidden=v) for v in ("row", "map", None, "forged")] == \
+        [["predict-hidden"] * 2] * 2 + [[""] * 2] * 2
+    sections = {c.id: c for c in iter_components(example.layout()) if getattr(c, "id", None) in predict.HIDES}
+    held = {k: {c.id for c in iter_components(sections[k]) if isinstance(getattr(c, "id", None), str)}
+            for k in predict.HIDES}
+    assert {"bilinear-logits"} <= held["predict-hides-above"]  # a row's largest logit is its largest weight
+    assert {"head-summary", "drilldown", "influence"} <= held["predict-hides"]
 
 
 @pytest.mark.browser
@@ -82,7 +89,8 @@ def test_r_hides_the_row_on_the_page_and_r_again_shows_it(page):
       const s = (gd.layout.shapes || []).filter(s => s.name === 'hidden');
       return s.length === 1 && s[0].xref === 'x2' && s[0].y0 === 4.5 && s[0].y1 === 5.5
         && document.querySelectorAll('#heatmaps .shapelayer path').length >= 2
-        && document.getElementById('predict-hides').className === 'predict-hidden'; }"""
+        && document.getElementById('predict-hides').className === 'predict-hidden'
+        && getComputedStyle(document.getElementById('predict-hides-above')).filter.includes('blur'); }"""
     page.keyboard.press("r")
     wait_until(page, covered)
     page.keyboard.press("r")

@@ -13,8 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, JoinWait, NotFound, RateLimited, RateLimiter,
-                                       Store, StoreError, Unavailable)
+from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, JoinWait, NotFound, PlacesHeld, RateLimited,
+                                       RateLimiter, Store, StoreError, Unavailable)
 from dashboard.classmode.store import SQLITE_FILE, lecture, schema, sessions, students
 from tests.conftest import ROOT
 from tests.pg import pg_ctl, postgres_server
@@ -317,7 +317,8 @@ def test_joins_from_one_address_are_first_come_first_served(store, clock):
 
 def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
     """Pages that came first hold their places while they wait their turn: a script from outside gets only what the
-    class size leaves; a ticket not sent back within TICKET_LIFE frees its place."""
+    class size leaves, and is asked to wait (PlacesHeld), not refused, while the places left are only held; a
+    ticket not sent back within TICKET_LIFE frees its place."""
     code, token = store.create_session(ADDRESS)
     store.roster(code, token, size=students.JOINS_PER_WINDOW + 2)
     start = clock.t
@@ -328,20 +329,59 @@ def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
         with pytest.raises(JoinWait) as wait:
             store.join(code, ADDRESS)
         waits.append(wait.value.ticket)
-    with pytest.raises(Full, match="have joined or are joining"):
+    with pytest.raises(PlacesHeld, match="held by a student who is joining"):
         store.join(code, "10.5.0.1")
     clock.t += students.JOIN_WINDOW - 0.001  # the first page comes back (still waiting), the second never does
     with pytest.raises(JoinWait):
         store.join(code, ADDRESS, waits[0])
     clock.t = start + students.TICKET_LIFE - 0.001  # just inside the second's life: its place is still held
-    with pytest.raises(Full):
+    with pytest.raises(PlacesHeld):
         store.join(code, "10.5.0.1")
     clock.t += 0.002  # just outside: its place is free; the first's ticket was renewed, so it keeps its own
     assert store.join(code, "10.5.0.1")
-    with pytest.raises(Full):
+    with pytest.raises(PlacesHeld):
         store.join(code, "10.5.0.2")
     assert store.join(code, ADDRESS, waits[0])  # the window has room: its turn
     assert store.roster(code, token)["joined"] == students.JOINS_PER_WINDOW + 2
+    with pytest.raises(Full, match="its 42 students have joined"):  # every place taken: refused, not asked to wait
+        store.join(code, "10.5.0.2")
+
+
+def test_of_two_tickets_for_the_window_s_last_place_the_earlier_gets_it(store, clock):
+    code, _token = store.create_session(ADDRESS)
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)
+    tickets = []
+    for _ in range(students.JOINS_PER_WINDOW + 1):
+        with pytest.raises(JoinWait) as wait:
+            store.join(code, ADDRESS)
+        tickets.append(wait.value.ticket)
+    clock.t += students.JOIN_WINDOW + 0.001
+    for ticket in tickets[:-2]:  # 39 of the window's 40 places
+        store.join(code, ADDRESS, ticket)
+    with pytest.raises(JoinWait):  # the later asks first: one ticket is ahead of it, and one place is left
+        store.join(code, ADDRESS, tickets[-1])
+    assert store.join(code, ADDRESS, tickets[-2])
+    with pytest.raises(JoinWait):
+        store.join(code, ADDRESS, tickets[-1])
+
+
+def test_a_ticket_is_queued_only_in_its_session_for_its_address_while_it_lives(store, clock):
+    code, _token = store.create_session(ADDRESS)
+    other, _token = store.create_session("10.0.0.2")
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, ADDRESS)
+    with pytest.raises(JoinWait) as wait:
+        store.join(code, ADDRESS)
+    ticket = wait.value.ticket
+    assert store.queued(code, ticket, ADDRESS) and store.queued(code.lower(), ticket, ADDRESS)
+    for forged in [(other, ticket, ADDRESS), (code, ticket, "10.0.0.3"), (code, ticket[::-1], ADDRESS),
+                   (code, None, ADDRESS), (code, True, ADDRESS), (code, "x" * 5000, ADDRESS), ("ZZZ", ticket, ADDRESS)]:
+        assert not store.queued(*forged), forged
+    clock.t += students.TICKET_LIFE  # just at its end: still live
+    assert store.queued(code, ticket, ADDRESS)
+    clock.t += 0.001
+    assert not store.queued(code, ticket, ADDRESS)
 
 
 def test_a_ticket_gets_no_place_once_the_lecturer_has_made_the_class_smaller(store, clock):
@@ -358,7 +398,7 @@ def test_a_ticket_gets_no_place_once_the_lecturer_has_made_the_class_smaller(sto
 
 
 @pytest.mark.slow
-def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_a_second(store, clock):
+def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_a_window_a_ticket_life(store, clock):
     """200 phones at one school address each try every 2 s (the page's poll) until they are in."""
     code, _token = store.create_session(ADDRESS)
     start, waiting, flood = clock.t, [None] * 200, 0  # each phone's ticket, once it has one
@@ -379,10 +419,11 @@ def test_a_class_of_200_behind_one_address_joins_within_60_s_and_a_flood_gets_4_
             try:
                 store.join(other, ADDRESS)
                 flood += 1
-            except (JoinWait, Full):  # tickets it never sends back, up to its address's bound, then lapsed
+            except (JoinWait, PlacesHeld):  # tickets it never sends back, up to its address's bound, then lapsed
                 pass
         clock.t += 0.1
-    assert flood <= students.JOINS_PER_WINDOW * 4  # 40 per 10 s, 4 a second
+    # a window's 40 at once, then nothing until the tickets it took meanwhile (and never sent back) lapse
+    assert students.JOINS_PER_WINDOW <= flood <= students.JOINS_PER_WINDOW * (1 + int(30 // students.TICKET_LIFE))
 
 
 def test_the_class_owns_its_room_size_closing_and_answers(store, clock):

@@ -7,7 +7,7 @@ from functools import cache
 
 from .. import prefs
 from ..server import client_address
-from .store import JoinLimiter, RateLimiter, Store
+from .store import JoinLimiter, RateLimiter, Store, TicketLimiter
 
 PATH = "/class"
 POLL_MS = 2000
@@ -53,7 +53,9 @@ S_STATUS, S_PROMPT, S_FIGURE, S_RESULT, S_FEEDBACK = (
 CHOICES, CHOICES_BOX, SLIDER, SEND, AMOUNT_BOX = (
     "class-choices", "class-choices-box", "class-slider", "class-send", "class-amount-box")
 S_CLOCK, S_CLOCK_TEXT, S_TICK = "class-student-clock", "class-student-clock-text", "class-student-tick"
-S_JOIN_AGAIN = "class-student-join-again"  # a join asked to wait (store.JoinWait): its ticket, which each poll sends
+# a join asked to wait: its ticket (store.JoinWait), which each poll sends back, or True: try again as a new arrival
+# (store.PlacesHeld); kept for the browser's tab (sessionStorage), so that a reload keeps its place
+S_JOIN_AGAIN = "class-student-join-again"
 
 # Limits in this process (each gunicorn worker has its own). Joining: the store paces joins from one address
 # (store/students.py: a class of 200 behind one school address is in within 50 s, its phones trying again at
@@ -61,6 +63,7 @@ S_JOIN_AGAIN = "class-student-join-again"  # a join asked to wait (store.JoinWai
 # one hit in ~40 h per process). Answers: per student id, which the server issued, so a made-up id costs nobody
 # else anything.
 JOINS = JoinLimiter(rate=30.0, burst=300)
+TICKETS = TicketLimiter(rate=1.0, burst=3)  # a page sends its ticket back every POLL_MS: faster is a script
 PER_STUDENT = RateLimiter(rate=1.0, burst=5)
 MAX_KEY = 64  # characters of a client's address or id that key a limit
 

@@ -17,7 +17,7 @@ from dash.exceptions import PreventUpdate
 from ..i18n import N_, _, format_list, sentences
 from . import ids
 from .pictures import question_example
-from .store import JoinWait, NotFound, StoreError, schema
+from .store import JoinWait, NotFound, PlacesHeld, StoreError, TicketTooSoon, Unavailable, schema
 from ..questions import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
@@ -50,7 +50,7 @@ def layout() -> html.Div:
         html.Div(id=ids.S_FIGURE, className="class-figure"),
         dcc.Store(id=ids.STUDENT_ID, storage_type="local"),
         dcc.Store(id=ids.SEEN),
-        dcc.Store(id=ids.S_JOIN_AGAIN),
+        dcc.Store(id=ids.S_JOIN_AGAIN, storage_type="session"),
         dcc.Store(id=ids.ASKED),
         dcc.Store(id=ids.S_CLOCK),
         dcc.Interval(id=ids.S_POLL, interval=ids.POLL_MS, disabled=True),
@@ -90,11 +90,17 @@ def join(page, polls, stored, again):
             known = False
         if known:
             raise PreventUpdate
-        if not ids.store().queued(code, again, ids.address()):  # a page keeping its turn is no guesser of codes
+        if ids.store().queued(code, again, ids.address()):  # a page keeping its turn is no guesser of codes
+            ids.TICKETS.check(again)
+        else:
             ids.JOINS.check(ids.address())
         student = ids.store().join(code, ids.address(), ticket=again)
     except JoinWait as e:
         return no_update, str(e), e.ticket
+    except (PlacesHeld, TicketTooSoon) as e:  # the page tries again at its next poll (as a new arrival, or not)
+        return no_update, str(e), True if isinstance(e, PlacesHeld) else no_update
+    except Unavailable as e:  # a page that holds a place keeps it, and tries again at its next poll
+        return no_update, str(e), again if again is not None else None
     except StoreError as e:
         return no_update, str(e), None
     return {"code": code, "id": student}, _(WAITING), None

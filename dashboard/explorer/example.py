@@ -44,13 +44,12 @@ def layout() -> html.Section:
             text_beside_view(["single_head"], graph(TOKENS, waits=True)),
             text_beside_view(["block_structure"], graph(BLOCKS, waits=True)),
             forward.layout(),
-            forms.layout(),
+            predict.hides([forms.layout()], 0),
             markdown("worked_example"),
             html.P(id=WORKED_TEXT, className="prose live-text"),
             predict.store(),
             graph(HEATMAPS, className="mb-2"),
-            predict.hides([summary.layout(), drilldown.layout()]),
-            influence.layout(),
+            predict.hides([summary.layout(), drilldown.layout(), influence.layout()], 1),
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
@@ -115,8 +114,8 @@ def update_heatmaps(shared, cell, hidden=None):
     """The per-head heatmaps with the selected cell outlined, and covered while the class predicts it (predict.py);
     a click or a key that hides or shows patches the outline and the cover and redraws nothing."""
     view, selected = ModelView.parse(shared), Cell(**cell)
-    if selection.only_the_cell_changed({**CELL, **PREDICTING}):
-        return predict.on_grid(selected, hidden, view.setting)
+    if selection.only_the_cell_changed({**CELL, **PREDICTING}):  # a click, or a key that hides or shows
+        return predict.on_grid(selected, hidden, view.setting, cover_changed=selection.fired(PREDICTING))
     return predict.on_grid(selected, hidden, view.setting, heatmap_figure(view.setting, view.display))
 
 

@@ -3,8 +3,9 @@ heatmaps, the class predicts (aloud or in class mode), and the same key shows it
 
 C, R and M (presenter.SHORTCUTS) hide the cell, the row or the map; the same key again reveals, another key hides
 that instead. The heatmaps draw a grey cover with a "?" over what is hidden, which follows the selected cell (←
-and → move it to the next head), and that head's panel says nothing on hover. The per-head summary and the
-drill-down beside them, which print the same weights, are blurred while anything is hidden.
+and → move it to the next head), and that head's panel says nothing on hover. What else on the tab gives the
+weights away is blurred while anything is hidden: the logits above the heatmaps (their row's largest is the
+weight's), and the summary, the drill-down and the influence below. The cube, at the tab's end, is not.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .. import figures, limits
 from .wiring import callback
 
 PREDICT = "predict"  # what is hidden: None, or one of PARTS
-HIDES = "predict-hides"  # the summary and the drill-down, blurred while something is hidden
+HIDES = ("predict-hides-above", "predict-hides")  # what gives the weights away, blurred while something is hidden
 PARTS = ("cell", "row", "map")
 KEYS = {"key-hide-cell": "cell", "key-hide-row": "row", "key-hide-map": "map"}  # presenter.SHORTCUTS' buttons
 
@@ -24,9 +25,10 @@ def store() -> dcc.Store:
     return dcc.Store(id=PREDICT, data=None)
 
 
-def hides(children: list) -> html.Div:
-    """What prints the hidden weights: blurred while the class predicts."""
-    return html.Div(children, id=HIDES)
+def hides(children: list, part: int) -> html.Div:
+    """What prints the hidden weights (HIDES[part]: above the heatmaps, or below), blurred while the class
+    predicts."""
+    return html.Div(children, id=HIDES[part])
 
 
 def hidden_part(value) -> str | None:
@@ -45,9 +47,10 @@ def covers(cell: tuple[int, int, int] | None, hidden: str | None, n: int) -> lis
     return [figures.cover(i, x0, x1, y0, y1)]
 
 
-def on_grid(cell, hidden, s, figure: dict | None = None):
-    """The heatmaps' selection outline, the cover over what is hidden, and no hover on the covered head's panel:
-    a Patch of those alone (no `figure`), or a copy of a cached `figure` with them (the cached dict stays)."""
+def on_grid(cell, hidden, s, figure: dict | None = None, cover_changed: bool = False):
+    """The heatmaps' selection outline, the cover over what is hidden, and no hover on the covered head's panel
+    (traces 0..h-1 are the heads' panels): a Patch of those alone (no `figure`; the traces' hover only while a
+    part is hidden or when the cover has just changed), or a copy of a cached `figure` with them."""
     selected, _ = limits.cell(*cell, s.h, s.n)
     part = hidden_part(hidden)
     # the outline over the cover: the class sees which weight (or which key of the row) it predicts
@@ -57,7 +60,7 @@ def on_grid(cell, hidden, s, figure: dict | None = None):
     if figure is None:  # a click patches the outline alone, unless a part is or was just hidden
         patch = Patch()
         patch["layout"]["shapes"] = shapes
-        if part or any(prop_id.startswith(PREDICT + ".") for prop_id in ctx.triggered_prop_ids):
+        if part or cover_changed:
             for k, info in enumerate(hoverinfo):
                 patch["data"][k]["hoverinfo"] = info
         return patch
@@ -75,6 +78,7 @@ def hide(presses, hidden):
     return None if hidden_part(hidden) == part else part
 
 
-@callback(Output(HIDES, "className"), inputs=dict(hidden=Input(PREDICT, "data")), prevent_initial_call=True)
+@callback([Output(part, "className") for part in HIDES], inputs=dict(hidden=Input(PREDICT, "data")),
+          prevent_initial_call=True)
 def blur(hidden):
-    return "predict-hidden" if hidden_part(hidden) else ""
+    return ["predict-hidden" if hidden_part(hidden) else ""] * len(HIDES)

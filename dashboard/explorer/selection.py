@@ -46,11 +46,20 @@ def clicked_cell(click) -> tuple[int, int, int]:
     return head, query, key
 
 
+def fired(inputs: dict[str, Input]) -> bool:
+    """Whether the running callback fired for one of these inputs (by component)."""
+    return bool(_fired() & {i.component_id for i in inputs.values()})
+
+
+def _fired() -> set:
+    return {prop_id.rsplit(".", 1)[0] for prop_id in ctx.triggered_prop_ids}
+
+
 def only_the_cell_changed(cell: dict[str, Input]) -> bool:
     """Whether the running callback fired for the selected cell's inputs alone (a click): outline the new cell and
     redraw nothing. At load, and on a change of the model, the tab's store fires too."""
-    fired = {prop_id.rsplit(".", 1)[0] for prop_id in ctx.triggered_prop_ids}
-    return bool(fired) and fired <= {i.component_id for i in cell.values()}
+    fired_ids = _fired()
+    return bool(fired_ids) and fired_ids <= {i.component_id for i in cell.values()}
 
 
 def outline_patch(cell: Cell, s: Setting) -> Patch:

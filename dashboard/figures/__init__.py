@@ -46,11 +46,12 @@ PLOTLY_WORDS = (
 )
 
 
-def graph_config(name: str | None = None) -> dict:
+def graph_config(filename: str | None = None) -> dict:
     """GRAPH_CONFIG, with plotly's words in the request's language: a dictionary only, so numbers keep plotly's
-    default format (a decimal point), as the rest of the page writes them in every language. `name` is the file
-    the toolbar's camera saves (name.png, a 1920 x 1080 slide) instead of plotly's 'newplot'."""
-    config = GRAPH_CONFIG if name is None else {**GRAPH_CONFIG, "toImageButtonOptions": {**SLIDE, "filename": name}}
+    default format (a decimal point), as the rest of the page writes them in every language. `filename` names the
+    slide the toolbar's camera saves (filename.png, 1920 px wide: SLIDE) instead of plotly's 'newplot'."""
+    config = GRAPH_CONFIG if filename is None else {**GRAPH_CONFIG,
+                                                    "toImageButtonOptions": {**SLIDE, "filename": filename}}
     lang = language()
     if lang == DEFAULT:
         return config

@@ -70,3 +70,21 @@ class JoinWait(RateLimited):
     def __init__(self, retry_after: float, ticket: str):
         super().__init__(retry_after)
         self.ticket = ticket  # the page's place in its address's queue: it sends it back when it tries again
+
+
+class PlacesHeld(RateLimited):
+    """Every place left is held by a page waiting its turn (Store.join): this page tries again, with no ticket, in
+    case one lapses."""
+
+    message = N_("Every place left in this class is held by a student who is joining: this page joins by itself "
+                 "if one is freed.")
+
+
+class TicketTooSoon(RateLimited):
+    """A ticket sent back sooner than a page polls: the page keeps its place and tries again at its next poll."""
+
+    message = JoinWait.message
+
+
+class TicketLimiter(RateLimiter):
+    error = TicketTooSoon

@@ -7,6 +7,7 @@ import socket
 from contextlib import contextmanager
 
 from .db import CONNECT_TIMEOUT, DEADLINE
+from .schema import TABLES
 
 # The server ends a statement past the deadline itself (and a transaction left idle), and TCP keepalives find a
 # peer that has gone (a partition); a server that is stopped but whose kernel still answers is cut by the
@@ -55,6 +56,4 @@ class Postgres:
             yield cur
 
     def size(self, conn) -> int:
-        return conn.execute("SELECT pg_total_relation_size('class_sessions') + pg_total_relation_size("
-                            "'class_questions') + pg_total_relation_size('class_answers')"
-                            " + pg_total_relation_size('class_students')").fetchone()[0]
+        return conn.execute("SELECT " + " + ".join(f"pg_total_relation_size('{t}')" for t in TABLES)).fetchone()[0]

@@ -8,7 +8,7 @@ import secrets
 
 from ...i18n import N_, _, ngettext
 from . import schema
-from .errors import Closed, Full, JoinWait, NotFound
+from .errors import Closed, Full, JoinWait, NotFound, PlacesHeld
 
 MAX_STUDENTS = 1000  # per session (and the largest class size a lecturer can state)
 MAX_STUDENTS_PER_OWNER = 300  # per session and address: a class behind one school address fits
@@ -35,7 +35,8 @@ class Students:
         """A new student of a live session: a random id, which the browser keeps and sends back. Only while the
         lecturer keeps joining open, up to the class size the lecturer stated (else MAX_STUDENTS), at most
         MAX_STUDENTS_PER_OWNER of them from one address, and from one address at a human pace, first come first
-        served: JoinWait carries a ticket, which the page sends back (`ticket`) until its turn comes."""
+        served: JoinWait carries a ticket, which the page sends back (`ticket`) until its turn comes. PlacesHeld
+        (no ticket): every place left is held by a ticket, and the page tries again in case one lapses."""
         owner, sent = schema.owner(address), schema.ticket(ticket)
 
         def body(cur):
@@ -47,32 +48,24 @@ class Students:
                 raise Closed(_("The lecturer has closed joining: ask them to open it again."))
             now = self.clock()
             cur.execute("DELETE FROM class_tickets WHERE session = {} AND expires < {}", checked, now)
-            total, mine, recent = cur.one(
+            joined, mine, recent = cur.one(
                 "SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END), SUM(CASE WHEN owner = {} AND joined"
                 " > {} THEN 1 ELSE 0 END) FROM class_students WHERE session = {}",
                 owner, owner, now - JOIN_WINDOW, checked)
-            held, queued, number = cur.one(
+            held, held_here, number = cur.one(
                 "SELECT COUNT(*), SUM(CASE WHEN owner = {} THEN 1 ELSE 0 END), MAX(CASE WHEN owner = {} AND id = {}"
                 " THEN number END) FROM class_tickets WHERE session = {}", owner, owner, sent, checked)
-            queued = queued or 0
-            if number is None:  # a new arrival: a place must be free, not taken or held by a ticket
-                self._room(size, total + held, (mine or 0) + queued)
-                ahead = queued  # behind every ticket of its address
+            mine, recent, held_here = mine or 0, recent or 0, held_here or 0
+            if number is None:  # a new arrival: behind every ticket of its address, in a place no ticket holds
+                self._room(size, joined, held, mine, held_here)
+                turn = not held_here and recent < JOINS_PER_WINDOW
             else:  # its own place is held; those who joined must still leave it one (the size may have shrunk)
-                self._room(size, total, mine or 0)
+                self._room(size, joined, 0, mine, 0)
                 ahead = cur.one("SELECT COUNT(*) FROM class_tickets WHERE session = {} AND owner = {} AND number < {}",
                                 checked, owner, number)[0]
-            if (recent or 0) + ahead >= JOINS_PER_WINDOW or (number is None and queued):
-                place = sent
-                if number is None:
-                    place = secrets.token_urlsafe(schema.STUDENT_BYTES)
-                    last = cur.one("SELECT COALESCE(MAX(number), 0) FROM class_tickets WHERE session = {}", checked)
-                    cur.execute("INSERT INTO class_tickets (session, id, owner, number, expires) VALUES"
-                                " ({}, {}, {}, {}, {})", checked, place, owner, last[0] + 1, now + TICKET_LIFE)
-                else:
-                    cur.execute("UPDATE class_tickets SET expires = {} WHERE session = {} AND id = {}",
-                                now + TICKET_LIFE, checked, place)
-                return JoinWait(JOIN_WINDOW / JOINS_PER_WINDOW, place)  # raised after the commit, which keeps it
+                turn = recent + ahead < JOINS_PER_WINDOW
+            if not turn:
+                return JoinWait(JOIN_WINDOW / JOINS_PER_WINDOW, self._hold(cur, checked, owner, sent, number, now))
             if number is not None:
                 cur.execute("DELETE FROM class_tickets WHERE session = {} AND id = {}", checked, sent)
             student = secrets.token_urlsafe(schema.STUDENT_BYTES)
@@ -82,13 +75,27 @@ class Students:
             return student
 
         issued = self.db.run(True, body)
-        if isinstance(issued, JoinWait):
+        if isinstance(issued, JoinWait):  # returned, not raised, so that its ticket is committed
             raise issued
         return issued
 
+    @staticmethod
+    def _hold(cur, code: str, owner: str, ticket: str | None, number: int | None, now: float) -> str:
+        """The ticket that holds a waiting page's place for TICKET_LIFE more seconds: its own, or a new one at the
+        end of the session's queue."""
+        if number is not None:
+            cur.execute("UPDATE class_tickets SET expires = {} WHERE session = {} AND id = {}",
+                        now + TICKET_LIFE, code, ticket)
+            return ticket
+        ticket = secrets.token_urlsafe(schema.STUDENT_BYTES)
+        last = cur.one("SELECT COALESCE(MAX(number), 0) FROM class_tickets WHERE session = {}", code)[0]
+        cur.execute("INSERT INTO class_tickets (session, id, owner, number, expires) VALUES ({}, {}, {}, {}, {})",
+                    code, ticket, owner, last + 1, now + TICKET_LIFE)
+        return ticket
+
     def queued(self, code, ticket, address: str = "?") -> bool:
         """Whether `ticket` holds a live place in this session's join queue for this address: a page waiting its
-        turn, not a guesser of codes (the views let it past their per-address limit on tries)."""
+        turn, not a guesser of codes (the views give it a limit of its own instead of its address's)."""
         sent = schema.ticket(ticket)
         if sent is None:
             return False
@@ -101,19 +108,21 @@ class Students:
             checked, sent, schema.owner(address), self.clock())[0] > 0)
 
     @staticmethod
-    def _room(size, taken: int, mine: int) -> None:
-        """Full unless the session has a place for one more student (`taken`: joined or held by a ticket; `mine`:
-        those of the student's address)."""
-        if size is not None and taken >= size:
+    def _room(size, joined: int, held: int, mine: int, held_here: int) -> None:
+        """Full when the session has no place for one more student (`joined`, `mine`: those of this address);
+        PlacesHeld when every place left is held by a ticket (`held`, `held_here`: of this address)."""
+        if size is not None and joined >= size:
             raise Full(ngettext(
-                "The class is complete: its {size} student has joined or is joining. If you are not that student, "
-                "ask the lecturer to raise the class size.",
-                "The class is complete: its {size} students have joined or are joining. If you are not one of them, "
-                "ask the lecturer to raise the class size.", size).format(size=size))
-        if taken >= MAX_STUDENTS:
+                "The class is complete: its {size} student has joined. If you are not that student, ask the "
+                "lecturer to raise the class size.",
+                "The class is complete: its {size} students have joined. If you are not one of them, ask the "
+                "lecturer to raise the class size.", size).format(size=size))
+        if joined >= MAX_STUDENTS:
             raise Full(_("This session has as many students as it takes."))
         if mine >= MAX_STUDENTS_PER_OWNER:
             raise Full(_("This session has as many students from this address as it takes."))
+        if joined + held >= min(MAX_STUDENTS, size or MAX_STUDENTS) or mine + held_here >= MAX_STUDENTS_PER_OWNER:
+            raise PlacesHeld(JOIN_WINDOW / JOINS_PER_WINDOW)
 
     def _student(self, cur, code, student) -> tuple[str, int]:
         """(checked code, the session's question count) for a student who joined this live session. An unknown
