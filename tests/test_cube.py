@@ -236,28 +236,25 @@ def test_in_dark_mode_the_cube_s_colour_map_runs_as_the_heatmaps(browser, app_ur
 
 @pytest.mark.browser
 @pytest.mark.parametrize("lang", ["en", "zh-CN"])
-def test_without_webgl_the_page_says_so_in_its_language_with_no_link_off_the_machine(app_url, lang):
+def test_without_webgl_the_page_says_so_in_its_language_with_no_link_off_the_machine(browser, app_url, lang):
     """A browser with no WebGL (an old school PC, or WebGL turned off): plotly's English notice, with its link to
     get.webgl.org, gives way to the page's own, from the catalogs, which says what still works."""
-    from playwright.sync_api import sync_playwright
-
     from dashboard import i18n
     from tests.browser import CHROMIUM, CHROMIUM_FLAGS
 
     flags = [f for f in CHROMIUM_FLAGS if "swiftshader" not in f] + ["--disable-webgl", "--disable-3d-apis"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=flags, headless=True)
-        try:
-            page = browser.new_page(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
-            page.goto(f"{app_url}/?lang={lang}")
-            assert page.evaluate("() => !document.createElement('canvas').getContext('webgl')")
-            wait_until(page, "() => document.querySelector('#cube .no-webgl')", timeout=40, look_at=view.CUBE)
-            with i18n.use(lang):
-                said = i18n._(view.NO_WEBGL)
-            notice = page.locator(".figure-frame:has(#cube) .no-webgl-notice")
-            assert notice.is_visible() and notice.inner_text() == said
-            assert not page.locator("#cube").is_visible()  # plotly's notice and the empty frame are not shown
-            assert "webgl.org" not in page.locator("body").inner_text()
-            assert page.locator("#heatmaps .js-plotly-plot .main-svg").count() > 0  # the heatmaps still draw
-        finally:
-            browser.close()
+    no_webgl = browser.browser_type.launch(executable_path=CHROMIUM, args=flags, headless=True)  # the run's Playwright
+    try:
+        page = no_webgl.new_page(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")
+        page.goto(f"{app_url}/?lang={lang}")
+        assert page.evaluate("() => !document.createElement('canvas').getContext('webgl')")
+        wait_until(page, "() => document.querySelector('#cube .no-webgl')", timeout=40, look_at=view.CUBE)
+        with i18n.use(lang):
+            said = i18n._(view.NO_WEBGL)
+        notice = page.locator(".figure-frame:has(#cube) .no-webgl-notice")
+        assert notice.is_visible() and notice.inner_text() == said
+        assert not page.locator("#cube").is_visible()  # plotly's notice and the empty frame are not shown
+        assert "webgl.org" not in page.locator("body").inner_text()
+        assert page.locator("#heatmaps .js-plotly-plot .main-svg").count() > 0  # the heatmaps still draw
+    finally:
+        no_webgl.close()
