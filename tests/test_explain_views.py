@@ -177,3 +177,25 @@ def test_summary_table_reads_the_heads():
     assert [float(r[2]) for r in rows] == pytest.approx(np.round(A.max(axis=(1, 2)), 3), abs=1e-9)
     with pytest.raises(PreventUpdate):
         summary.update_summary(model(3, 0, **SEED_MODEL))
+
+
+def test_the_trained_summary_on_the_page_names_each_head_s_role_from_its_cluster_weights():
+    """Issue 36 item 4: for the trained weights the caption says what each head does (own cluster, next cluster,
+    mixed), from each head's mean weight on its own and the next cluster, recounted here row by row."""
+    from dashboard import trainer
+    from dashboard.explorer import summary
+    from dashboard.state import model as core_model
+
+    trainer.training_runs(0)
+    ex, result = core_model(Setting(4, 0, weights="trained"))
+    caption = texts(summary.update_summary(model(4, 0, weights="trained")).children[0])[0]
+    cluster, k = ex.cluster, int(ex.cluster.max()) + 1
+    own = [np.mean([result.A[i, r, cluster == cluster[r]].sum() for r in range(12)]) for i in range(4)]
+    nxt = [np.mean([result.A[i, r, cluster == (cluster[r] + 1) % k].sum() for r in range(12)]) for i in range(4)]
+    roles = {"own": [i + 1 for i in range(4) if own[i] > 0.5 and own[i] - max(nxt[i], 1 - own[i] - nxt[i]) > 0.02],
+             "next": [i + 1 for i in range(4) if nxt[i] > 0.5 and nxt[i] - max(own[i], 1 - own[i] - nxt[i]) > 0.02]}
+    assert roles["own"] and roles["next"]  # the trained example: heads of both kinds
+    said = re.search(r"own cluster \(more than half a row's weight on it\): (.*); next cluster: (.*); mixed", caption)
+    assert said, caption
+    assert [int(h) for h in re.findall(r"\d", said[1])] == roles["own"]
+    assert [int(h) for h in re.findall(r"\d", said[2])] == roles["next"]

@@ -24,7 +24,7 @@ def layout() -> html.Div:
 def update_summary(shared):
     s = ModelView.parse(shared).setting
     ex, r = model(s)
-    return summary_table(explain.head_summaries(r.A, ex.cluster), s.n)
+    return summary_table(explain.head_summaries(r.A, ex.cluster), s.n, trained=s.weights == "trained")
 
 
 def as_shown(value: float, digits: int = 2) -> float:
