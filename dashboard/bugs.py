@@ -162,8 +162,8 @@ BUGS = (
         # Translators: a line of Python: translate only the comment after the #
         N_("Q = (X @ W_Q).reshape(h, n, d_k)  # head i: a run of the flat array"),
         N_("Head i's “token r” is d_k numbers cut from the flattened (n, d) projection: one piece of a single "
-           "token. Head i sees only the tokens from i·n/h to (i + 1)·n/h (rounded down, and up), each cut into h "
-           "pieces that it treats as separate tokens. Every shape is right and every row sums to 1, but the heads "
+           "token. Head i (counted from 1) sees only the tokens (i − 1)·n/h to i·n/h − 1 (rounded down, and up), "
+           "each cut into h pieces that it treats as separate tokens. Every shape is right and every row sums to 1, but the heads "
            "see different tokens, so the layer is no longer permutation-equivariant. At h = 1 there is nothing to "
            "split: nothing changes."),
         # Translators: keep the repositories' names, the issue and PR numbers and code as they are

@@ -192,7 +192,8 @@ def test_the_generic_backward_is_the_labs_for_the_correct_layer():
 
 @pytest.mark.parametrize("key", [None, *bugs.BY_KEY])
 def test_each_buggy_layer_has_the_right_gradient(key):
-    """Central differences on every weight, h = 2 (the reshape's pieces then cross tokens), a batch of two."""
+    """Central differences on every weight, h = 2 (the reshape then gives a head pieces of other tokens), a batch
+    of two."""
     layer = bugs.trainable(bugs.BY_KEY.get(key))
     rng = np.random.default_rng(5)
     X, Y = training.make_task(2, rng)
@@ -246,3 +247,21 @@ def test_the_clinic_math_imports_without_dash():
     code = ("import sys; sys.modules.update(dash=None, plotly=None, flask=None); "
             "import dashboard.bugs, dashboard.checks, dashboard.backprop, dashboard.steps")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("n", [6, 12, 48])
+@pytest.mark.parametrize("h", [2, 4, 8])
+def test_the_missing_transpose_s_text_names_the_tokens_each_head_sees(n, h):
+    """Issue 36 item 12: head i (counted from 1) sees tokens (i − 1)·n/h, rounded down, to i·n/h − 1, rounded up,
+    each cut into pieces of one token: what the reshape does to a projection whose every entry holds its token."""
+    import math
+
+    bug = bugs.BY_KEY["reshape"]
+    assert "Head i (counted from 1) sees only the tokens (i − 1)·n/h to i·n/h − 1 (rounded down, and up)" in bug.effect
+    d = 8
+    tokens = np.repeat(np.arange(n)[:, None], d, axis=1)  # entry (t, c) holds t
+    heads = bugs.split_by_reshape(tokens, h)  # (h, n, d_k)
+    for i in range(1, h + 1):
+        seen = sorted(set(heads[i - 1].ravel().tolist()))
+        assert seen == list(range(math.floor((i - 1) * n / h), math.ceil(i * n / h - 1) + 1)), (i, seen)
+        assert all(len(set(piece.tolist())) == 1 for piece in heads[i - 1])  # a piece is part of one token
