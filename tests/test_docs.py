@@ -113,3 +113,14 @@ def test_a_runnable_block_runs_as_written(doc, block):
     done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, f"{doc}:\n{block}\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+
+
+def test_the_readme_gives_each_margin_as_margins_py_has_it():
+    """Issue 36: each margin's value is explained in the README, and the numbers there are margins.py's."""
+    from dashboard import margins
+
+    text = README.read_text()
+    for value, said in [(margins.BITS, "0.05 bits"), (margins.WEIGHT, "0.02 of an attention weight"),
+                        (margins.LOSS, "0.01 of the"), (margins.RANK, "0.1 of Spearman"),
+                        (margins.SHARE, "5 % of a row's influence")]:
+        assert said in text and said.startswith(f"{value * (100 if said.endswith('influence') else 1):g}"), said
