@@ -110,6 +110,12 @@ def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, he
     _, _, text, _ = draw(h, seed, (head, query, 0), weights=weights)
     (w_best, w_worst), (i_best, i_worst) = rank_range(a, j, margins.WEIGHT), rank_range(N, j, margins.SHARE * N.sum())
     assert (w_best <= i_worst and i_best <= w_worst) != moves
+    _, _, _, table = draw(h, seed, (head, query, 0), weights=weights)
+    ranking = next(t for t in (table if isinstance(table, list) else [table])
+                   if "influence-ranking" in (getattr(t, "className", None) or ""))
+    [body] = [part for part in ranking.children if type(part).__name__ == "Tbody"]
+    marked = [k for k, row in enumerate(body.children) if "(moves most)" in str(row)]
+    assert marked == ([j] if moves else [])  # the table marks a move exactly when the sentence claims one
     if not moves:  # within the margins it may keep its rank (its ranges overlap): no move is claimed
         assert f"key {j} changes rank most, but its ranks by weight and by influence overlap within the margins" in text
         assert "moves most" not in text and "Its value through W_O" not in text, text

@@ -41,6 +41,23 @@ def top_key(ranks: np.ndarray) -> int:
     return int(np.flatnonzero(ranks == 1)[0])
 
 
+def rank_ranges(q: explain.QueryRanking, j: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The ranks key j may hold by weight and by influence: a rank only past its margin (margins.WEIGHT;
+    margins.SHARE of the row's influence), within it the ranks it could hold, too close to tell."""
+    return (rank_range(j, q.values[0], margins.WEIGHT),
+            rank_range(j, q.values[1], margins.SHARE * float(q.values[1].sum())))
+
+
+def moving_key(q: explain.QueryRanking) -> int:
+    """The key whose rank moves most (q.mover) when its ranks by weight and by influence are apart past the
+    margins, else -1: the one decision the sentence and the table's mark both say."""
+    j = q.mover
+    if j < 0:
+        return -1
+    (w_best, w_worst), (n_best, n_worst) = rank_ranges(q, j)
+    return -1 if w_best <= n_worst and n_best <= w_worst else j
+
+
 def disagreement_text(q: explain.QueryRanking) -> str:
     """The key whose rank moves most between A^(i)_r. and N^(i)_r., and why: N = A × ‖v W_O‖."""
     i, r, j = q.head, q.query, q.mover
@@ -62,10 +79,7 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     sup = figures.head_sup(i)
     weight_said = f"{A}[{r}, {j}] = {weight:.3f}"
     influence_said = f"{N}[{r}, {j}] = {weight:.3f} × {size:.3f} = {infl:.3f}"
-    # Ranks only past their margins (margins.WEIGHT; margins.SHARE of the row's influence): within them, the ranks
-    # the key could hold, too close to tell
-    (w_best, w_worst), (n_best, n_worst) = (rank_range(j, q.values[0], margins.WEIGHT),
-                                            rank_range(j, q.values[1], margins.SHARE * float(q.values[1].sum())))
+    (w_best, w_worst), (n_best, n_worst) = rank_ranges(q, j)
     # Translators: {weight} is a formula, as A⁽¹⁾[2, 5] = 0.300; a rank among the {n} attention keys, 1 the largest
     by_weight = (_("rank {rank} of {n} by weight ({weight})") if w_best == w_worst else
                  _("ranks {best} to {worst} of {n} by weight ({weight}), too close to tell")).format(
@@ -74,7 +88,7 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     by_influence = (_("rank {rank} by influence ({influence})") if n_best == n_worst else
                     _("ranks {best} to {worst} by influence ({influence}), too close to tell")).format(
                         rank=n_best, best=n_best, worst=n_worst, influence=influence_said)
-    if w_best <= n_worst and n_best <= w_worst:  # the ranks it may hold by weight and by influence overlap
+    if moving_key(q) < 0:  # the ranks it may hold by weight and by influence overlap
         # Translators: as the message below, for a key whose move is within the margins: {by_weight} and
         # {by_influence} are its ranges of ranks, as the messages above say them
         return sentences(_("In head {head}, for query {r}, among the keys that carry at least {share:.0%} of the "
@@ -117,7 +131,8 @@ def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
     for j in range(q.values.shape[1]):
         marks = "selected" if j == selected_key else None
         name = [str(j)] + ([html.Span(" ↕", **{"aria-hidden": "true"}),
-                            html.Span(" " + _("(moves most)"), className="visually-hidden")] if j == q.mover else [])
+                            html.Span(" " + _("(moves most)"), className="visually-hidden")]
+                           if j == moving_key(q) else [])
         shown = [html.Td(f"{v:.3f} ({k})") for v, k in zip(q.values[:, j], q.ranks[:, j])]
         cells = [html.Th(name, scope="row"), *shown[:2], html.Td(f"{q.value_size[j]:.3f}"), *shown[2:]]
         body.append(html.Tr(cells, className=marks))
