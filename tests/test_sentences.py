@@ -202,6 +202,8 @@ def test_summary_caption(c):
     same = clusters(c.size)[:, None] == clusters(c.size)[None, :]
     own = (ref.A * same).sum(-1).mean(-1)
     caption = texts(summary.update_summary(shared=c.store).children[0])[0]
+    caption, _, roles = caption.partition(" Trained, the heads take roles")  # each head's role, for trained weights
+    assert bool(roles) == (c.weights == "trained" and c.h > 1)  # (test_explain_views checks the roles)
     third = as_shown(1 / 3)
     if c.h == 1:
         check_numbers(caption, [bits[0], c.n, np.log2(c.n), own[0], third])
