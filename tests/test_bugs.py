@@ -265,3 +265,19 @@ def test_the_missing_transpose_s_text_names_the_tokens_each_head_sees(n, h):
         seen = sorted(set(heads[i - 1].ravel().tolist()))
         assert seen == list(range(math.floor((i - 1) * n / h), math.ceil(i * n / h - 1) + 1)), (i, seen)
         assert all(len(set(piece.tolist())) == 1 for piece in heads[i - 1])  # a piece is part of one token
+
+
+@pytest.mark.slow  # trains every layer of the clinic twice: 3 s
+@pytest.mark.parametrize("h", [1, 4])
+def test_still_learns_trains_at_the_page_s_scale(h):
+    """Issue 36 item 10: with no scaling on the page, the correct layer and 'no 1/√d_k' are the same layer, and the
+    clinic's training check says so (the same loss); with τ = 1 they differ. It trained the correct layer at τ = 1
+    whatever the page's scale."""
+    from dashboard.explorer import clinic
+    from dashboard.state import Setting
+
+    unscaled = clinic.learning_losses(Setting(h, 0, scale="none"), False, wait=True)
+    scaled = clinic.learning_losses(Setting(h, 0, scale="seed"), False, wait=True)
+    assert unscaled[("no-scale", False)] == unscaled[(None, False)] == checks.test_loss(None, h, False, None)
+    assert scaled[(None, False)] == checks.test_loss(None, h, False, Setting(h, 0, scale="seed").temperature)
+    assert scaled[("no-scale", False)] != scaled[(None, False)]
