@@ -110,6 +110,13 @@ def test_mystery_mode_hides_the_bug():
                                               cell=CELL)
     shown = json.dumps([f["layout"]["annotations"] for f in (heatmaps, buggy, outputs)] + [headline])
     assert name not in shown and "mystery" in shown
+    # issue 36 item 11: the headline is the same for every bug: no gap between the layers, no mask unless switched on
+    from dashboard.explorer import clinic_text
+    from dashboard.state import Setting
+
+    assert headline == clinic_text.mystery_headline(Setting(2, 0), False) and "differ" not in headline
+    others = {fire(clinic.update_clinic, **clinic_data(h=2, mystery=m), cell=CELL)[3] for m in range(1, 30)}
+    assert others == {headline}
     z = [decode(t["z"]) for t in buggy["data"]]
     ex = worked_example(0)
     np.testing.assert_allclose(z, bugs.layer(*ex[:5], 2, bugs.mystery(mystery)).A, rtol=1e-6)  # not kq's
