@@ -281,3 +281,11 @@ def test_still_learns_trains_at_the_page_s_scale(h):
     assert unscaled[("no-scale", False)] == unscaled[(None, False)] == checks.test_loss(None, h, False, None)
     assert scaled[(None, False)] == checks.test_loss(None, h, False, Setting(h, 0, scale="seed").temperature)
     assert scaled[("no-scale", False)] != scaled[(None, False)]
+
+
+def test_the_softmax_axis_text_quotes_no_number_this_example_does_not_give():
+    """Issue 36 item 13: 'can add up to 3 or to 0.2' was not this example's (its deviation is 0.22): the text says
+    what happens (more or less than 1), with no made-up sizes."""
+    import re
+
+    assert set(re.findall(r"\d+(?:\.\d+)?", bugs.BY_KEY["softmax-axis"].effect)) <= {"1"}

@@ -456,6 +456,10 @@ def test_which_bug_shows_the_layer_not_its_name_and_counts_a_bug_with_the_same_n
         shown = " ".join(strings(seen[ids.S_FIGURE])) + seen[ids.S_PROMPT]["children"]
         assert key not in shown and not [name for name in names if name in shown], shown
         assert "passes" in shown or "fails" in shown  # the checks' verdicts on this layer
+        # issue 36 item 13: the prompt claims no failed check (at h = 1 the reshape fails none)
+        failed = [v for v in checks.verdicts(state.checks_example(Setting(h, 0, weights="trained"), False),
+                                             bugs.BY_KEY[key]).values() if not v.passed]
+        assert "checks it fails" not in seen[ids.S_PROMPT]["children"] and (h == 1) == (not failed)
         post(client, b.reveal(code, token, qid))
         revealed = ids.store().results(code, token, qid)
         assert revealed["truth"] == names.index(bugs.BY_KEY[key].name)
