@@ -80,12 +80,13 @@ ROLES = ("own cluster", "next cluster", "mixed")
 def head_roles(summary: HeadSummary) -> list[int]:
     """Each head's role, an index of ROLES: own or next cluster when that cluster holds more than half of a row's
     weight on average and beats the other two clusters by more than margins.WEIGHT; else mixed."""
-    rest = 1 - summary.own_cluster - summary.next_cluster
-    roles = []
-    for own, nxt, other in zip(summary.own_cluster, summary.next_cluster, rest):
-        c = margins.compare([own, nxt, other], margins.WEIGHT)
-        roles.append(c.best if c.clear and c.best < 2 and (own, nxt)[c.best] > 0.5 else 2)
-    return roles
+    return [role_of(own, nxt) for own, nxt in zip(summary.own_cluster, summary.next_cluster)]
+
+
+def role_of(own: float, nxt: float) -> int:
+    """One head's role from its mean weight on a token's own cluster and on the next (ROLES' index)."""
+    c = margins.compare([own, nxt, 1 - own - nxt], margins.WEIGHT)
+    return c.best if c.clear and c.best < 2 and (own, nxt)[c.best] > 0.5 else 2
 
 
 # ------------------------------------------------------------------ influence

@@ -7,7 +7,7 @@ import numpy as np
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import attention as core
-from .. import figures, i18n, limits, trainer, training
+from .. import explain, figures, i18n, limits, margins, trainer, training
 from ..figures import Display
 from ..figures import learning as fig
 from ..figures.equivariance import no_order as message_figure  # a message in place of a figure: no axes
@@ -15,7 +15,6 @@ from ..i18n import _, clauses, format_list, sentences
 from ..state import RUNS, learned_attention
 from ..urls import url_param
 from . import surgery
-from .summary import as_shown
 from .controls import MODEL, HeadsView
 from .trained import TRAINED, Shown, bad_training_seed, training_message
 from .ids import LEARN_READY, LEARN_REQUESTED, LEARN_STEP, URL, section_id
@@ -162,22 +161,26 @@ def update_learning_loss(shared, trained):
 
 def loss_text(seed: int) -> str:
     """The test losses as the curves' titles show them (three decimals), and where h = 1's ended against the
-    dashed line, compared as shown."""
+    dashed line: below or above only past margins.LOSS (the class's "Below the line?" decides by the same rule),
+    else too close to tell."""
     runs = trainer.training_runs(seed)
     # Translators: a number of heads h and its test loss, "h = 1: 0.354" (Chinese: "h = 1：0.354")
     losses = format_list(_("h = {h}: {loss:.3f}").format(h=h, loss=run.test_loss) for h, run in runs.items())
-    one, line = (as_shown(x, 3) for x in (runs[1].test_loss, training.SINGLE_MIXING_FLOOR))
-    if one < line:
+    line = training.SINGLE_MIXING_FLOOR
+    below = margins.beats(runs[1].test_loss, line, margins.LOSS, lower_is_better=True)
+    if below is True:
         ended = _("h = 1 ended below the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
                   "depend on the input.")
-    elif one > line:
+    elif below is False:
         ended = _("h = 1 ended above the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
                   "depend on the input.")
     else:
-        ended = _("h = 1 ended on the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
-                  "depend on the input.")
+        # Translators: {margin} is a loss, 0.01; the dashed line is the least error of any input-independent mixing
+        ended = _("h = 1 ended at {loss:.3f}, within {margin} of the dashed line, 3/8 = {line:.3f}, the least error "
+                  "of any mixing that does not depend on the input: too close to tell whether below or above.")
     return sentences(_("Training seed {seed}, test loss (MSE) after {steps} steps: {losses}.").format(
-        seed=seed, steps=len(runs[1].losses), losses=losses), ended.format(line=line))
+        seed=seed, steps=len(runs[1].losses), losses=losses),
+        ended.format(line=line, loss=runs[1].test_loss, margin=margins.LOSS))
 
 
 @callback(Output(LEARN_ATTENTION, "figure"), Output(LEARN_ROLES, "children"), Output(LEARN_MASS, "children"),
@@ -194,13 +197,15 @@ def update_learning_heads(shared, trained, step):
 
 
 def role(head: str, own: float, nxt: float) -> str:
-    """A head's role, read from its attention masses as shown; an even head puts 1/3 on each cluster."""
+    """A head's role, read from its attention masses by the summary's rule (explain.role_of: more than half a
+    row's weight, ahead of the rest by margins.WEIGHT); an even head puts 1/3 on each cluster."""
     # Translators: the attention a head puts on a token's own cluster and on the next cluster.
     masses = _("{own:.2f} own, {next:.2f} next").format(own=own, next=nxt)
-    if as_shown(max(own, nxt)) <= 0.5:
+    picked = explain.role_of(own, nxt)
+    if picked == 2:
         # Translators: {head} is an attention head's name, as A⁽²⁾.
         message = _("{head} has not picked a cluster yet ({masses})")
-    elif as_shown(own) > as_shown(nxt):
+    elif picked == 0:
         message = _("{head} puts most on its own cluster ({masses})")
     else:
         message = _("{head} puts most on the next cluster ({masses})")
