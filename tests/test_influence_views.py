@@ -72,7 +72,7 @@ SENTENCE = re.compile(
     r"(?P<size2>[\d.]+), and (?:each of the (?P<count>\d+) keys (?:that pass it|it passes) has a (?:longer|shorter) "
     r"one \((?P<low>[\d.]+) to (?P<high>[\d.]+)\)|the one key (?:that passes it|it passes), key \d+, has a "
     r"(?:longer|shorter) one \((?P<other>[\d.]+)\))\. Spearman's ρ between the two rankings: (?P<rho>[+-][\d.]+); "
-    r"the top keys (?P<top>match|differ)")
+    r"(?:the top keys (?P<top>match|differ)|the top key by weight or by influence is too close to the next to tell)")
 
 
 def said_ranks(g: dict, one: str) -> tuple[int, int]:
@@ -143,7 +143,8 @@ def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, he
     assert all(sizes[k] > sizes[j] if down else sizes[k] < sizes[j] for k in passing)  # the why
     assert len(set(a)) == len(set(N)) == 12  # no ties: the textbook formula for rho holds
     assert float(g["rho"]) == round(1 - 6 * ((ra - rn) ** 2).sum() / (12 * 143), 2)
-    assert g["top"] == ("match" if np.argmax(a) == np.argmax(N) else "differ")
+    clear = margins.compare(a, margins.WEIGHT).clear and margins.compare(N, margins.SHARE * N.sum()).clear
+    assert g["top"] == (None if not clear else "match" if np.argmax(a) == np.argmax(N) else "differ")
 
 
 def test_the_hand_picked_sentence():
@@ -154,8 +155,8 @@ def test_the_hand_picked_sentence():
                     "influence (N⁽¹⁾[0, 0] = 0.774 × 0.050 = 0.039), too close to tell. Its value through W_O is "
                     "short, "
                     "‖v⁽¹⁾_0 W_O⁽¹⁾‖ = 0.050, and each of the 2 keys that pass it has a longer one (1.000 to 1.200). "
-                    "Spearman's ρ between the two rankings: +0.20; the top keys differ (key 0 by weight, key 2 by "
-                    "influence).")
+                    "Spearman's ρ between the two rankings: +0.20; the top key by weight or by influence is too close "
+                    "to the next to tell.")  # keys 2 and 1 by influence: 0.097 and 0.093, within 5% of the row (0.013)
 
 
 def test_the_ranking_table_lists_every_key_under_every_measure():

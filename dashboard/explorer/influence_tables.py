@@ -65,10 +65,17 @@ def disagreement_text(q: explain.QueryRanking) -> str:
     w_rank, n_rank = (int(q.ranks[0, j]), int(q.ranks[1, j])) if j >= 0 else (0, 0)
     A, N = figures.head_label(i), influence_label(i)
     # Translators: two rankings of the attention keys, by attention weight and by influence.
-    agree = (_("Spearman's ρ between the two rankings: {rho}; the top keys match.") if q.top_match[0] else
-             _("Spearman's ρ between the two rankings: {rho}; the top keys differ (key {by_weight} by weight, key "
-               "{by_influence} by influence).")).format(rho=rho_text(q.rho[0]), by_weight=top_key(q.ranks[0]),
-                                                        by_influence=top_key(q.ranks[1]))
+    tops_clear = (margins.compare(q.values[0], margins.WEIGHT).clear
+                  and margins.compare(q.values[1], margins.SHARE * float(q.values[1].sum())).clear)
+    if not tops_clear:  # a top key is named only past its margin
+        agree = _("Spearman's ρ between the two rankings: {rho}; the top key by weight or by influence is too close "
+                  "to the next to tell.")
+    elif q.top_match[0]:
+        agree = _("Spearman's ρ between the two rankings: {rho}; the top keys match.")
+    else:
+        agree = _("Spearman's ρ between the two rankings: {rho}; the top keys differ (key {by_weight} by weight, key "
+                  "{by_influence} by influence).")
+    agree = agree.format(rho=rho_text(q.rho[0]), by_weight=top_key(q.ranks[0]), by_influence=top_key(q.ranks[1]))
     if w_rank == n_rank:
         # Translators: attention head {head}, query {r}; "keys" are attention keys; {share} as "5%"
         return sentences(_("In head {head}, for query {r}, every key that carries at least {share:.0%} of the row's "
