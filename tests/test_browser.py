@@ -88,6 +88,7 @@ def test_head_button_brings_that_head_forward(page):
     open_view(page)
     wait_heads(page, "cube", example.PLANE, 4)
     page.evaluate(RECORDER)
+    settle(page, callbacks)  # the figures near the cube (the heads' effects) have drawn on the way there
     page.evaluate("window.drawRecorder.arm()")
     page.locator("#cube-focus label", has_text="head 3").click()
     wait_until(page, "() => { const d = document.querySelector('#cube .js-plotly-plot')._fullData;"
