@@ -291,17 +291,24 @@ def test_joins_from_one_address_go_at_a_human_pace_exactly(store, clock):
     store.join(code, ADDRESS, first.value.ticket)
 
 
+def queued_behind_a_full_window(store, code, k: int, address: str = ADDRESS) -> list[str]:
+    """A window's JOINS_PER_WINDOW students join from the address at once, then k pages are asked to wait: their
+    tickets, in the order they came."""
+    for _ in range(students.JOINS_PER_WINDOW):
+        store.join(code, address)
+    tickets = []
+    for _ in range(k):
+        with pytest.raises(JoinWait) as wait:
+            store.join(code, address)
+        tickets.append(wait.value.ticket)
+    return tickets
+
+
 def test_joins_from_one_address_are_first_come_first_served(store, clock):
     """A page asked to wait keeps its turn with its ticket: a script that tries again fast, without it, queues behind
     every page that came earlier, and a forged or expired ticket is a new arrival."""
     code, _token = store.create_session(ADDRESS)
-    for _ in range(students.JOINS_PER_WINDOW):
-        store.join(code, ADDRESS)
-    tickets = []
-    for _ in range(3):
-        with pytest.raises(JoinWait) as wait:
-            store.join(code, ADDRESS)
-        tickets.append(wait.value.ticket)
+    tickets = queued_behind_a_full_window(store, code, 3)
     assert len(set(tickets)) == 3
     clock.t += students.JOIN_WINDOW + 0.001  # the window has room for 40 again: the queue goes first
     for forged in (None, "x" * 22, tickets[0][::-1], 7):
@@ -322,13 +329,7 @@ def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
     code, token = store.create_session(ADDRESS)
     store.roster(code, token, size=students.JOINS_PER_WINDOW + 2)
     start = clock.t
-    for _ in range(students.JOINS_PER_WINDOW):
-        store.join(code, ADDRESS)
-    waits = []
-    for _ in range(2):
-        with pytest.raises(JoinWait) as wait:
-            store.join(code, ADDRESS)
-        waits.append(wait.value.ticket)
+    waits = queued_behind_a_full_window(store, code, 2)
     with pytest.raises(PlacesHeld, match="held by a student who is joining"):
         store.join(code, "10.5.0.1")
     clock.t += students.JOIN_WINDOW - 0.001  # the first page comes back (still waiting), the second never does
@@ -349,13 +350,7 @@ def test_a_ticket_holds_a_place_of_the_class_until_it_lapses(store, clock):
 
 def test_of_two_tickets_for_the_window_s_last_place_the_earlier_gets_it(store, clock):
     code, _token = store.create_session(ADDRESS)
-    for _ in range(students.JOINS_PER_WINDOW):
-        store.join(code, ADDRESS)
-    tickets = []
-    for _ in range(students.JOINS_PER_WINDOW + 1):
-        with pytest.raises(JoinWait) as wait:
-            store.join(code, ADDRESS)
-        tickets.append(wait.value.ticket)
+    tickets = queued_behind_a_full_window(store, code, students.JOINS_PER_WINDOW + 1)
     clock.t += students.JOIN_WINDOW + 0.001
     for ticket in tickets[:-2]:  # 39 of the window's 40 places
         store.join(code, ADDRESS, ticket)
@@ -369,11 +364,7 @@ def test_of_two_tickets_for_the_window_s_last_place_the_earlier_gets_it(store, c
 def test_a_ticket_is_queued_only_in_its_session_for_its_address_while_it_lives(store, clock):
     code, _token = store.create_session(ADDRESS)
     other, _token = store.create_session("10.0.0.2")
-    for _ in range(students.JOINS_PER_WINDOW):
-        store.join(code, ADDRESS)
-    with pytest.raises(JoinWait) as wait:
-        store.join(code, ADDRESS)
-    ticket = wait.value.ticket
+    [ticket] = queued_behind_a_full_window(store, code, 1)
     assert store.queued(code, ticket, ADDRESS) and store.queued(code.lower(), ticket, ADDRESS)
     for forged in [(other, ticket, ADDRESS), (code, ticket, "10.0.0.3"), (code, ticket[::-1], ADDRESS),
                    (code, None, ADDRESS), (code, True, ADDRESS), (code, "x" * 5000, ADDRESS), ("ZZZ", ticket, ADDRESS)]:
@@ -386,14 +377,11 @@ def test_a_ticket_is_queued_only_in_its_session_for_its_address_while_it_lives(s
 
 def test_a_ticket_gets_no_place_once_the_lecturer_has_made_the_class_smaller(store, clock):
     code, token = store.create_session(ADDRESS)
-    for _ in range(students.JOINS_PER_WINDOW):
-        store.join(code, ADDRESS)
-    with pytest.raises(JoinWait) as wait:
-        store.join(code, ADDRESS)
+    [ticket] = queued_behind_a_full_window(store, code, 1)
     store.roster(code, token, size=students.JOINS_PER_WINDOW)  # the class is in: the lecturer states its size
     clock.t += students.JOIN_WINDOW + 0.001
     with pytest.raises(Full, match="The class is complete"):
-        store.join(code, ADDRESS, wait.value.ticket)
+        store.join(code, ADDRESS, ticket)
     assert store.roster(code, token)["joined"] == students.JOINS_PER_WINDOW
 
 
