@@ -134,12 +134,12 @@ def ranking_table(q: explain.QueryRanking, selected_key: int) -> html.Table:
     # gradient times the input.
     header = [f"{figures.head_label(i)}[{r}, j]", f"{influence_label(i)}[{r}, j]", _("mean A[r, j]"), "N[r, j]",
               _("leave j out"), _("grad × input")]
-    body = []
+    body, mover = [], moving_key(q)
     for j in range(q.values.shape[1]):
         marks = "selected" if j == selected_key else None
         name = [str(j)] + ([html.Span(" ↕", **{"aria-hidden": "true"}),
                             html.Span(" " + _("(moves most)"), className="visually-hidden")]
-                           if j == moving_key(q) else [])
+                           if j == mover else [])
         shown = [html.Td(f"{v:.3f} ({k})") for v, k in zip(q.values[:, j], q.ranks[:, j])]
         cells = [html.Th(name, scope="row"), *shown[:2], html.Td(f"{q.value_size[j]:.3f}"), *shown[2:]]
         body.append(html.Tr(cells, className=marks))

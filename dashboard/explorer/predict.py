@@ -13,6 +13,7 @@ from __future__ import annotations
 from dash import Input, Output, Patch, State, ctx, dcc, html, no_update
 
 from .. import figures, limits
+from . import selection
 from .wiring import callback
 
 PREDICT = "predict"  # what is hidden: None, or one of PARTS
@@ -54,7 +55,7 @@ def on_grid(cell, hidden, s, figure: dict | None = None, cover_changed: bool = F
     selected, _ = limits.cell(*cell, s.h, s.n)
     part = hidden_part(hidden)
     # the outline over the cover: the class sees which weight (or which key of the row) it predicts
-    shapes = covers(selected, part, s.n) + ([] if selected is None else [figures.cell_outline(*selected)])
+    shapes = covers(selected, part, s.n) + selection.outlines(cell, s.h, s.n)
     covered = selected[0] if selected is not None and part else None
     hoverinfo = ["skip" if k == covered else "all" for k in range(s.h)]
     if figure is None:  # a click patches the outline alone, unless a part is or was just hidden
