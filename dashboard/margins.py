@@ -61,3 +61,13 @@ def beats(value: float, line: float, margin: float, lower_is_better: bool = Fals
     than it (False), or too close to the line to tell (None)."""
     c = compare([value, line], margin, lower_is_better)
     return None if not c.clear else c.best == 0
+
+
+def rank_range(values, k: int, margin: float) -> tuple[int, int]:
+    """The ranks values[k] could hold among `values` (1 the largest) under the same rule: another value ranks
+    above it only when it beats it by more than `margin`, below it only when it beats that one by more than
+    `margin`; the ones between are too close to tell. (best, worst), equal when none is within the margin."""
+    x = np.asarray(values, dtype=float).ravel()
+    if margin < 0:
+        raise ValueError(f"a margin is not negative, got {margin}")
+    return 1 + int((x - x[k] > margin).sum()), int((x[k] - x <= margin).sum())

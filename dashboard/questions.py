@@ -29,7 +29,7 @@ LAB = ("role", "floor")
 TIMERS = {0: N_("no timer"), 30: N_("30 s"), 60: N_("1 min"), 90: N_("1 min 30"), 120: N_("2 min"),
           180: N_("3 min")}
 # Translators: the entropy question's options: the entropy of a row goes down, stays or goes up
-DIRECTIONS = (N_("down"), N_("stay"), N_("up"))
+DIRECTIONS = (N_("down"), N_("stays about the same"), N_("up"))
 STAY_BITS = margins.BITS  # the entropy question: a change smaller than this "stays"
 ROLE_MARGIN = margins.WEIGHT  # the role question: a head's own-cluster mass must beat the next by more than this
 LAST = len(limits.TRAINING_STEPS) - 1
@@ -41,7 +41,7 @@ PROMPTS = {
                    "beats every other head by more than {margin:.2f} bits."),
     # Translators: query and key are attention's tokens; {setting} as "trained weights, h = 4, τ = 2"
     "entropy": N_("In head {head} ({setting}): if τ doubles (the logits are divided by twice as much), does the "
-                  "entropy of query {query}'s row go down, stay (a change under {bits} bits) or go up?"),
+                  "entropy of query {query}'s row go down, stay about the same (a change under {bits} bits) or go up?"),
     "key": N_("In head {head} ({setting}): which key will query {query} attend to most? Its weight beats every other "
               "key's by more than {margin:.2f}."),
     "amount": N_("In head {head} ({setting}): how large is {label}[{query}, {key}], the weight query {query} gives "
@@ -257,7 +257,7 @@ def entropy_question(logits: np.ndarray, common: dict, i: int, r: int) -> dict:
     outside = margins.beats(abs(change), STAY_BITS, STAY_BITS / 2)
     if outside is None:
         raise Refused(_("In head {head}, query {query}'s entropy changes by {change:+.3f} bits when τ doubles: "
-                        "within {margin} bits of the line at {bits} between “stay” and a change, too close to tell.").format(
+                        "within {margin} bits of the line at {bits} between “stays about the same” and a change, too close to tell.").format(
                             head=i + 1, query=r, change=change, margin=STAY_BITS / 2, bits=STAY_BITS))
     truth = 1 if not outside else 2 if change > 0 else 0
     return {**common, "head": i, "query": r, "n": 3, "truth": truth, "prompt": stated(bits=STAY_BITS)}
@@ -313,8 +313,8 @@ def lab(template: str, form: dict) -> dict | str:
     if h == 1:
         raise Refused(_("Which head? needs h = 2, 4 or 8."))
     own = learned_attention(h, seed, LAST)[1]
-    accepted = [i for i in range(h) if own[i] >= own.max() - ROLE_MARGIN]
-    return {**common, "h": h, "n": h, "truth": int(own.argmax()), "accepted": accepted,
+    c = margins.compare(own, ROLE_MARGIN)  # every head within the margin of the most own-cluster one counts
+    return {**common, "h": h, "n": h, "truth": c.best, "accepted": sorted(c.close),
             "prompt": stated(margin=ROLE_MARGIN)}
 
 

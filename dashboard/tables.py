@@ -1,5 +1,5 @@
 """HTML built from the core's numbers that the explorer and class mode both show: the drill-down of one
-attention weight (the explorer's "Why is this weight large?", class mode's reveal) and its bars. The drill-down
+attention weight (the explorer's "Where does this weight come from?", class mode's reveal) and its bars. The drill-down
 says whether the weight is large at all (size_verdict, by the margin rule against 1/n)."""
 
 from __future__ import annotations

@@ -377,9 +377,10 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
 
     qid, out = pose(client, b, code, token, template="entropy", h=8, head=1, query=0)  # a nearly uniform row
     sid = joined(client, b, code)
-    assert [o["label"] for o in post(client, b.poll(code, sid))[1][ids.CHOICES]["options"]] == ["down", "stay", "up"]
+    assert [o["label"] for o in post(client, b.poll(code, sid))[1][ids.CHOICES]["options"]] == [
+        "down", "stays about the same", "up"]
     results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
-    assert "The answer: stay." in results and "τ doubled" in results
+    assert "The answer: stays about the same." in results and "τ doubled" in results
     for tau, truth in [(0, 2), (-10, 2)]:  # τ = 1 and 0.1: the row flattens, up
         logits = model(Setting(2, 0, 4, "tau", tau, "trained"))[1].logits[0, 0]
         change = questions.entropy_bits(core.softmax(logits / 2)) - questions.entropy_bits(
@@ -508,7 +509,7 @@ def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, 
     _, out = post(client, b.pose(code, token, template="entropy", h=2, head=1, query=0, scale="tau", tau="-7"))
     assert out[ids.STATUS]["children"] == (  # the same query on the other head is posed
         "In head 1, query 0's entropy changes by +0.043 bits when τ doubles: within 0.025 bits of the line at 0.05 "
-        "between “stay” and a change, too close to tell. It is posed with trained weights, h = 2, τ = 0.2, head 2, "
+        "between “stays about the same” and a change, too close to tell. It is posed with trained weights, h = 2, τ = 0.2, head 2, "
         "query 0.")
     _, out = post(client, b.pose(code, token, template="sharpest", h=4))  # trained h = 4: all heads alike
     assert out[ids.STATUS]["children"] == (

@@ -77,6 +77,17 @@ def test_open_the_clinic_and_switch_a_bug(page):
     assert page.errors == [] and all(u.startswith(page.base) for u in page.requests)
 
 
+
+def test_new_mystery_takes_the_named_bug_out_of_the_url(page):
+    """Issue 36, finding 11: "New mystery" from a named bug leaves no bug= in the URL, which would give it away."""
+    open_clinic(page, "&h=2&bug=kq")
+    assert query(page)["bug"] == "kq"
+    page.locator("#clinic-new-mystery").click()
+    page.wait_for_url(re.compile(r".*mystery=[1-9]\d*.*"), timeout=10000)
+    assert "bug" not in query(page), page.url
+    page.locator("#clinic-picker").wait_for(state="hidden")  # the bug's buttons go with it
+    assert "bug" not in query(page) and page.errors == [], page.url
+
 def test_a_mystery_from_a_link_and_from_the_button(page):
     open_clinic(page, "&h=2&mystery=17")
     mystery = bugs.mystery(17)

@@ -140,7 +140,7 @@ def test_head_summaries_against_a_row_by_row_count():
     assert one_hot.entropy[0] == 0 and one_hot.own_cluster[0] == 1 and one_hot.largest[0] == 1
 
 
-# ------------------------------------------------------------------ issue 36, finding 5: "Why is this weight large?"
+# ------------------------------------------------------------------ issue 36, finding 5: "Where does this weight come from?"
 
 
 def drill_texts(i, r, j, setting):
@@ -166,3 +166,12 @@ def test_a_small_weight_is_not_called_large():
     assert "below" in drill_texts(*small, s)[1][0] and "within 0.02" in drill_texts(*near, flat)[1][0]
     weight, verdict = drill_texts(0, 0, 1, s)  # the issue's 0.009
     assert f"{weight:.3f}" == "0.009" and verdict[0].startswith("This weight is not large: 0.009, more than 0.02 below")
+
+
+def test_the_drill_down_heading_claims_no_size():
+    """Finding 5: the heading sits over every weight, 0.009 included, so it asks where the weight comes from; only
+    the verdict line under it, past its margin, says whether the weight is large."""
+    from dashboard.explorer import drilldown
+
+    heading = drilldown.layout().children[0].children
+    assert heading == "Where does this weight come from?" and "large" not in heading

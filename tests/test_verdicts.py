@@ -17,6 +17,18 @@ def test_compare_names_a_winner_only_past_its_margin():
     assert margins.beats(0.55, 0.375, margins.LOSS, lower_is_better=True) is False
 
 
+
+def test_rank_range_ranks_a_value_only_past_the_margin():
+    """The influence table's ranks use the same rule: another key ranks above (below) this one only when it beats
+    it (is beaten) by more than the margin; the ones between leave the rank open."""
+    x = [0.30, 0.29, 0.20, 0.05, 0.01]
+    assert margins.rank_range(x, 0, 0.02) == (1, 2)  # 0.29 is within 0.02 of 0.30
+    assert margins.rank_range(x, 2, 0.02) == (3, 3)
+    assert margins.rank_range(x, 3, 0.05) == (4, 5)  # three beat 0.05 by more than 0.05; 0.01 is 0.04 below
+    assert margins.rank_range(x, 1, 0) == (2, 2) and margins.rank_range([0.5, 0.5], 1, 0) == (1, 2)
+    with pytest.raises(ValueError):
+        margins.rank_range(x, 0, -0.1)
+
 def form(**kw):
     return dict(dict(weights="random", h=4, seed=0, size=4, scale="seed", tau=0, head=1, query=5, key=3), **kw)
 

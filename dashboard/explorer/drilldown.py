@@ -1,4 +1,4 @@
-"""Why is this weight large? The path from two tokens to one attention weight A^(i)_rj.
+"""Where does this weight come from? The path from two tokens to one attention weight A^(i)_rj.
 
 A click on a cell of any per-head heatmap (or the three inputs, from the keyboard) selects head i,
 query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their products, the sum
@@ -33,7 +33,7 @@ URL_PARAMS = [
 def layout() -> html.Div:
     return html.Div(
         [
-            html.H3(_("Why is this weight large?"), className="h5"),
+            html.H3(_("Where does this weight come from?"), className="h5"),
             html.P(_("Click any cell of a per-head heatmap, or choose it here."), className="small mb-1"),
             cell_inputs((SEL_HEAD, SEL_QUERY, SEL_KEY), DEFAULT_CELL),
             live_html(DRILLDOWN),

@@ -13,17 +13,10 @@ from ..i18n import _, format_list, pgettext, sentences, vector
 from .summary import heads_named
 
 
-def rank_range(k: int, values: np.ndarray, margin: float) -> tuple[int, int]:
-    """The ranks values[k] could hold in its row (1 the largest) when values within `margin` of it are too close
-    to tell apart: (best, worst), equal when none is."""
-    x = np.asarray(values, dtype=float)
-    return 1 + int((x > x[k] + margin).sum()), int((x >= x[k] - margin).sum())
-
-
 def rank_text(k: int, values: np.ndarray, margin: float, n: int) -> str:
     """The rank of values[k] in its row as a whole message: "rank 3 of 12", or, when other keys sit within `margin`
     of it, the ranks it could hold and that they are too close to tell (margins.py)."""
-    best, worst = rank_range(k, values, margin)
+    best, worst = margins.rank_range(values, k, margin)
     if best == worst:
         # Translators: a key's rank in a row of attention keys, 1 the largest: "rank 3 of 12"
         return _("rank {rank} of {n}").format(rank=best, n=n)
@@ -44,8 +37,8 @@ def top_key(ranks: np.ndarray) -> int:
 def rank_ranges(q: explain.QueryRanking, j: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """The ranks key j may hold by weight and by influence: a rank only past its margin (margins.WEIGHT;
     margins.SHARE of the row's influence), within it the ranks it could hold, too close to tell."""
-    return (rank_range(j, q.values[0], margins.WEIGHT),
-            rank_range(j, q.values[1], margins.SHARE * float(q.values[1].sum())))
+    return (margins.rank_range(q.values[0], j, margins.WEIGHT),
+            margins.rank_range(q.values[1], j, margins.SHARE * float(q.values[1].sum())))
 
 
 def moving_key(q: explain.QueryRanking) -> int:
