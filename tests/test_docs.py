@@ -23,6 +23,7 @@ MEASUREMENT = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:ms|µs|MiB|KiB|MB|kB)\b|\bp99\
 
 sys.path.insert(0, str(ROOT / "tools"))
 import screenshots  # noqa: E402  (tools/screenshots.py: the pictures and the settings they show)
+from bench import chart  # noqa: E402  (bench/chart.py: the chart of the interactions bench)
 
 
 def images(doc: Path) -> list[Path]:
@@ -53,7 +54,7 @@ def test_every_picture_and_link_is_there(doc):
 
 
 def test_every_picture_is_made_by_the_screenshot_tool_and_is_small():
-    made = {screenshots.DOCS_IMG / f"{shot.name}.webp" for shot in screenshots.DOCS}
+    made = {screenshots.DOCS_IMG / f"{shot.name}.webp" for shot in screenshots.DOCS} | {chart.CHART}  # and the bench's
     assert set(screenshots.DOCS_IMG.iterdir()) == made
     used = {p for doc in (README, *GUIDES) for p in images(doc)}
     assert used <= made

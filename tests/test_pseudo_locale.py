@@ -345,10 +345,42 @@ def pseudo_url(tmp_path_factory):
     stop(proc)
 
 
+def class_session_offenders(page, context, url: str) -> dict:
+    """Both class pages through a question: the lecturer starts a session on the start page and poses the form's
+    question, a phone joins and answers it, the lecturer reveals it. Each page's text at each step."""
+    found = {}
+
+    def look(where, on):
+        if bad := offenders(on.evaluate(SHOWN_TEXT, "body")):
+            found[where] = bad
+
+    page.click("#class-start")
+    page.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+    look("lecturer, no question", page)
+    phone = context.new_page()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{url}/class/{page.inner_text('#class-code')}")
+    phone.wait_for_selector("#class-student-status")
+    look("student, joined", phone)
+    page.click("#class-pose")
+    phone.wait_for_selector("#class-choices label")
+    phone.locator("#class-choices label").first.click()
+    page.wait_for_selector("#class-count:has-text('1')")
+    look("lecturer, question open", page)
+    look("student, answered", phone)
+    page.click("#class-reveal")
+    page.wait_for_selector("#class-results table.class-bars")
+    phone.wait_for_selector("#class-student-result:not(:empty)")
+    look("lecturer, revealed", page)
+    look("student, revealed", phone)
+    return found
+
+
 @pytest.mark.browser
 def test_every_tab_and_the_class_page_in_a_browser_is_owned_by_the_catalog(browser, pseudo_url):
     """The pseudo-locale served by a real server and drawn by Chromium: every tab (figures' titles and axes
-    too) and class mode's start page hold no text that no message owns."""
+    too), class mode's start page, and the lecturer's and a student's pages through a question hold no text that
+    no message owns."""
     from tests.test_a11y import each_tab, wait_drawn
 
     context = browser.new_context(viewport={"width": 1440, "height": 900})
@@ -366,6 +398,7 @@ def test_every_tab_and_the_class_page_in_a_browser_is_owned_by_the_catalog(brows
         page.wait_for_selector("main")
         if bad := offenders(page.evaluate(SHOWN_TEXT, "body")):
             found["class"] = bad
+        found.update(class_session_offenders(page, context, pseudo_url))
         assert found == {}, "\n".join(f"{where}: {text[:160]!r} {bad}" for where, pairs in found.items()
                                       for text, bad in pairs)
     finally:
