@@ -66,6 +66,15 @@ def wait_until(page, predicate: str, arg=None, timeout: float = 20.0, interval_m
         page.wait_for_timeout(interval_ms)  # the poll interval; lets Playwright deliver page events meanwhile
 
 
+def header_control(page, selector: str):
+    """A control of the explorer's header menu (theme, lecture mode, class mode, language). On a phone, and in
+    lecture mode below 2200 px, the menu waits behind its button (assets/site/header.css), which this opens."""
+    control = page.locator(selector)
+    if not control.first.is_visible():
+        page.locator(".controls .navbar-toggler").click()
+    return control
+
+
 # An init script for a page whose browser is never idle: what waits for idle time never runs.
 NEVER_IDLE = "window.requestIdleCallback = () => 0;"
 

@@ -11,7 +11,7 @@ from plotly.offline import get_plotlyjs_version
 from dashboard import figures
 from dashboard.figures import example
 from dashboard.attention import multi_head_attention, worked_example
-from tests.browser import SETTLED, scroll_through, wait_until
+from tests.browser import SETTLED, header_control, scroll_through, wait_until
 from tests.recorder import RECORDER, Callbacks, settle
 
 pytestmark = pytest.mark.browser
@@ -105,7 +105,7 @@ def test_head_button_brings_that_head_forward(page):
     page.locator("#tab label", has_text="Worked example").click()
     page.locator("#lecture").check()
     wait_until(page, "() => document.documentElement.classList.contains('lecture')")
-    page.locator("#lecture").uncheck()
+    header_control(page, "#lecture").uncheck()  # in lecture mode, behind the menu button
     settle(page, callbacks)  # every redraw those asked for is done
     assert page.evaluate(PLANE_OPACITIES) == opacities
     choose(page, "heads", "8")  # the server's new cube keeps head 3 forward

@@ -220,7 +220,7 @@ def test_a_seed_out_of_range_is_refused_out_loud_and_a_typed_one_applies_without
 def test_class_mode_opens_in_lecture_mode_when_the_explorer_was(open_context, app_url):
     page = open_context(viewport={"width": 1920, "height": 1080})
     page.goto(app_url + "/?lecture=1")
-    page.wait_for_selector("#lecture:checked")
+    page.wait_for_selector("#lecture:checked", state="attached")  # in lecture mode, behind the menu button
     wait_until(page, "() => localStorage.getItem('mha-lecture') === '1'")
     page.goto(app_url + "/class")
     page.wait_for_selector("#class-start", state="visible")

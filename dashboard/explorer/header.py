@@ -19,8 +19,10 @@ from .wiring import clientside_callback
 
 SEED_MESSAGE = "seed-message"  # why a typed seed was refused
 SEED_DEBOUNCE_MS = 500  # a typed seed applies this long after the last key (dbc.Input's debounce), Enter included
-# Shorter tab labels, so five tabs make one row on a 390 px phone; screen readers keep the whole label.
-PHONE_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
+# Shorter labels, so that the header is one row on a 390 px phone and on a laptop or projector up to 2200 px wide,
+# in every language and with a classic scrollbar (assets/site/header.css, "compact"); screen readers keep the whole
+# label. Wider, the whole labels show.
+SHORT_TAB_LABELS = {"example": N_("Example"), "mixing": N_("Mixing"), "clinic": N_("Bugs")}
 
 # The header's own clientside callbacks: window.dash_clientside.header (assets/header.js).
 CALLBACKS = Callbacks("header")
@@ -28,10 +30,10 @@ CLASS_LINK = "class-link"
 
 
 def tab_label(tab: str, label: str):
-    if tab not in PHONE_TAB_LABELS:
+    if tab not in SHORT_TAB_LABELS:
         return _(label)
-    return [html.Span(_(label), className="phone-hidden"),
-            html.Span(_(PHONE_TAB_LABELS[tab]), className="phone-only", **{"aria-hidden": "true"})]
+    return [html.Span(_(label), className="compact-hidden"),
+            html.Span(_(SHORT_TAB_LABELS[tab]), className="compact-only", **{"aria-hidden": "true"})]
 
 
 def layout() -> dbc.Navbar:
@@ -44,16 +46,18 @@ def layout() -> dbc.Navbar:
                     [
                         # Native controls: a button group and a number box, both reached and set from the keyboard.
                         # Translators: the number h of attention heads, chosen by the buttons beside it.
-                        html.Span([_("heads"), html.Span(" h", className="phone-hidden")], id="heads-label",
-                                  className="small"),
+                        html.Span([html.Span([_("heads"), " h"], className="compact-hidden"),
+                                   html.Span("h", className="compact-only", **{"aria-hidden": "true"})],
+                                  id="heads-label", className="small"),
                         html.Div(dbc.RadioItems(
                             id=HEADS, options=[{"label": str(h), "value": h} for h in HEAD_CHOICES],
                             value=limits.DEFAULT_HEADS, inline=True, className="btn-group", inputClassName="btn-check",
                             labelClassName="btn btn-sm btn-outline-primary", labelCheckedClassName="active",
                         ), role="radiogroup", **{"aria-labelledby": "heads-label"}),
                         # Translators: the random seed of the worked example's tokens and weights.
-                        html.Label([html.Span(_("example seed"), className="phone-hidden"),
-                                    html.Span(_("seed"), className="phone-only")], htmlFor=SEED,
+                        html.Label([html.Span(_("example seed"), className="compact-hidden"),
+                                    html.Span(_("seed"), className="compact-only", **{"aria-hidden": "true"})],
+                                   htmlFor=SEED,
                                    className="small mb-0 ms-1"),
                         dbc.Input(id=SEED, type="number", min=limits.SEEDS[0], max=limits.SEEDS[-1], step=1,
                                   value=limits.DEFAULT_SEED, debounce=SEED_DEBOUNCE_MS, size="sm",
