@@ -65,9 +65,8 @@
     if (!gd._fullData) return;
     gd.querySelectorAll(".main-svg, .gl-container, canvas").forEach((el) => el.setAttribute("aria-hidden", "true"));
     gd.querySelectorAll(".modebar-btn").forEach((el) => el.setAttribute("tabindex", "-1"));
-    let text = gd.querySelector(":scope > .figure-text");
-    if (!text) text = gd.appendChild(Object.assign(document.createElement("div"),
-      { className: "figure-text visually-hidden" }));
+    const text = gd.querySelector(":scope > .figure-text")
+      || gd.appendChild(Object.assign(document.createElement("div"), { className: "figure-text visually-hidden" }));
     text.replaceChildren(describe(gd));
   }
 
@@ -82,10 +81,8 @@
 
   // A display formula wider than its column scrolls sideways: the keyboard must reach it too.
   function scrollableFormulas() {
-    document.querySelectorAll(".math-display").forEach((box) => {
-      if (box.scrollWidth > box.clientWidth) box.setAttribute("tabindex", "0");
-      else box.removeAttribute("tabindex");
-    });
+    document.querySelectorAll(".math-display").forEach((box) => (box.scrollWidth > box.clientWidth
+      ? box.setAttribute("tabindex", "0") : box.removeAttribute("tabindex")));
   }
 
   function wire() {
@@ -102,13 +99,8 @@
     });
   }
 
-  let queued = false;
-  const soon = () => {
-    if (!queued) {
-      queued = true;
-      requestAnimationFrame(() => { queued = false; wire(); });
-    }
-  };
+  let queued = false;  // one wiring per frame, however many changes
+  const soon = () => queued || (queued = requestAnimationFrame(() => { queued = false; wire(); }));
   new MutationObserver(soon).observe(document.documentElement, { childList: true, subtree: true });
   window.addEventListener("resize", soon);
 })();

@@ -68,9 +68,7 @@
       },
 
       // Peer instruction's buttons (flowDisabled); the server refuses any other step.
-      flowButtons: function (question, rules) {
-        return flowDisabled(question && question.phase, rules);
-      },
+      flowButtons: (question, rules) => flowDisabled(question && question.phase, rules),
 
       // A vote's timer: the server says how many seconds are left; this page counts them down.
       clockRuns: function (clock) {
@@ -86,9 +84,7 @@
       },
 
       // A student's page polls for the question; no other page does.
-      studentPoll: function (page) {
-        return !(page && page.mode === "student");
-      },
+      studentPoll: (page) => !(page && page.mode === "student"),
     },
   });
 })();

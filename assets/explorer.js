@@ -127,9 +127,7 @@
       init: init,
 
       // The shown tab's view (explorer/__init__.py), and the model bar on the tabs it drives (config.modelTabs).
-      showTab: function (tab, config) {
-        return [!config.modelTabs.includes(tab), tab];
-      },
+      showTab: (tab, config) => [!config.modelTabs.includes(tab), tab],
 
       // A tab's store (dashboard/explorer/controls.py): the shared controls' values, by name, while it is shown.
       tabStore: function (tab, ...args) {
@@ -145,6 +143,14 @@
         const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)").matches;
         document.documentElement.classList.toggle("lecture", lecture === true);
         return { narrow: narrow, lecture: lecture === true };
+      },
+
+      // The keys' buttons (presenter.py): what their presses change (rules.keyChange), in the browser.
+      shortcut: function (...args) {
+        const [counted, h, head, tab, step, hidden, config] = args.slice(-7);
+        const presses = Object.fromEntries(config.presenter.buttons.map((button, k) => [button, args[k] || 0]));
+        const change = rules().keyChange(presses, counted || {}, { h, head, tab, step, hidden }, config.presenter);
+        return [...["h", "head", "step", "hidden"].map((name) => (name in change ? change[name] : no())), presses];
       },
 
       // A present button, P or Esc (presenter.py): the figure alone, full screen, in lecture mode.

@@ -81,7 +81,29 @@
     return Object.prototype.hasOwnProperty.call(keys, event.key) ? keys[event.key] : null;
   }
 
-  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton };
+  // What the keys' buttons change (presenter.py; `presenter` its client_config), from their n_clicks (`presses`)
+  // less those already `counted`, so that each press counts even when several reach Dash as one change: h; the
+  // selected head, 1..h round the ends (a head h has not starts from head 1), or on the learning tab the
+  // training step, within the slider's (one not in it starts from the last); whether the list of keys is hidden.
+  function keyChange(presses, counted, now, presenter) {
+    const fresh = (button) => (presses[button] || 0) - (counted[button] || 0);
+    const change = {}, hKey = Object.keys(presenter.heads).find((button) => fresh(button) > 0);
+    const h = hKey ? (change.h = presenter.heads[hKey]) : (Number.isInteger(now.h) && now.h > 0 ? now.h : 1);
+    const by = Object.entries(presenter.steps).reduce((sum, [button, step]) => sum + step * fresh(button), 0);
+    if (by && now.tab === "learning") {
+      const steps = presenter.trainingSteps, last = steps.length - 1;
+      const k = steps.includes(now.step) ? steps.indexOf(now.step) : last;
+      change.step = steps[Math.min(last, Math.max(0, k + by))];
+    } else if (by) {
+      const index = Number.isInteger(now.head) && now.head >= 1 && now.head <= h ? now.head - 1 : 0;
+      change.head = ((((index + by) % h) + h) % h) + 1;
+    }
+    if (presenter.lists.reduce((sum, button) => sum + fresh(button), 0) % 2) change.hidden = now.hidden !== true;
+    return change;
+  }
+
+  const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton,
+    keyChange };
   if (typeof module === "object" && module.exports) module.exports = rules;
   else root.explorerRules = rules;
 })(this);

@@ -24,7 +24,5 @@ window.copyFromBox = function (boxId) {
 // lands in the box.
 document.addEventListener("beforeinput", (event) => {
   const box = event.target;
-  if (event.data && box instanceof HTMLInputElement && box.type === "number" && /[^0-9.eE+-]/.test(event.data)) {
-    event.preventDefault();
-  }
+  if (event.data && box instanceof HTMLInputElement && box.type === "number" && /[^0-9.eE+-]/.test(event.data)) event.preventDefault();
 });

@@ -11,24 +11,13 @@
 
   const kept = {};  // where localStorage is turned off, a choice lasts as long as the page
   function read(key) {
-    try {
-      return window.localStorage.getItem(key);
-    } catch (e) {
-      return kept[key] === undefined ? null : kept[key];
-    }
+    try { return window.localStorage.getItem(key); } catch (e) { return kept[key] ?? null; }
   }
-
   function write(key, value) {
     kept[key] = value;
-    try {
-      window.localStorage.setItem(key, value);
-    } catch (e) { /* kept above */ }
+    try { window.localStorage.setItem(key, value); } catch (e) { /* kept above */ }
   }
-
-  const choice = () => {
-    const stored = read(KEY);
-    return SCHEMES.includes(stored) ? stored : "auto";
-  };
+  const choice = () => (SCHEMES.includes(read(KEY)) ? read(KEY) : "auto");
 
   function apply() {
     const chosen = choice();
@@ -71,12 +60,9 @@
 
   apply();
   system.addEventListener("change", apply);
-  if (document.body) addFilter();
-  else document.addEventListener("DOMContentLoaded", addFilter);
+  document.body ? addFilter() : document.addEventListener("DOMContentLoaded", addFilter);
   // Another tab of this browser chose: follow it (its switch shows the new choice at the next load).
-  window.addEventListener("storage", (e) => {
-    if (e.key === KEY) apply();
-  });
+  window.addEventListener("storage", (e) => e.key === KEY && apply());
 
   // For assets/header.js: the stored theme and a new choice; and lecture mode, which the explorer keeps here
   // too (besides its URL) for class mode's pages, a separate app, to take over.

@@ -106,6 +106,7 @@ EXPECTED = {  # check -> the bugs it catches at h = 4, seed 0 (None: cannot tell
 }
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 def test_which_check_catches_which_bug():
     """The table the page shows, computed, held here."""
     ex = worked_example(0)

@@ -522,6 +522,7 @@ def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, 
     assert ids.store().questions(code, token) == []
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 def test_a_lab_refusal_with_other_seeds_trained_suggests_without_end(client, b):
     """Which head? at h = 1 is refused with every training seed. With two seeds trained, the suggestion tried the
     other seed, whose refusal tried the first again, until Python's recursion limit: a 500 in whichever test ran

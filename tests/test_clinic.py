@@ -162,6 +162,7 @@ def test_new_mystery_and_leaving_it():
     assert press(clinic.LEAVE_MYSTERY, 42) == 0
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 def test_still_learns_waits_for_the_training_off_the_request(monkeypatch):
     ready = {}
     monkeypatch.setattr(clinic, "learning_losses", lambda s, causal: ready.get((s.h, causal)))

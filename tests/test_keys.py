@@ -4,7 +4,7 @@ heatmap cell, a figure's present button; only a box being typed in, or a slider,
 
 import pytest
 
-from tests.browser import wait_until
+from tests.browser import header_control, wait_until
 from tests.test_browser import open_view
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ CLICKS = {
     "an h button": lambda page: page.locator("#heads label", has_text="2").click(),
     "the lecture-mode switch": lambda page: page.locator("#lecture").click(),
     "a heatmap cell": click_cell,
-    "the theme switch": lambda page: page.locator("#theme label").first.click(),
+    "the theme switch": lambda page: header_control(page, "#theme label").first.click(),
 }
 
 
@@ -58,6 +58,31 @@ def test_every_key_works_after_a_click_on_any_control(page, clicked):
     wait_until(page, "() => !document.getElementById('shortcuts').hidden")
     page.keyboard.press("?")
     wait_until(page, "() => document.getElementById('shortcuts').hidden")
+    assert page.errors == []
+
+
+def test_quick_presses_each_count(page):
+    """Three arrows pressed faster than a server answers move three heads, and three training steps (a lecturer
+    stepping to head 4): each press steps from where the last one left. Each key is held 40 ms, as a hand or a
+    clicker presses it (presses closer than a few milliseconds can reach Dash as one change)."""
+    from dashboard import limits
+
+    open_view(page, "?h=8")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight", delay=40)
+    try:
+        wait_until(page, f"() => ({SELECTED_HEAD})() === '4'")
+    except TimeoutError:
+        raise AssertionError(f"{page.evaluate(SELECTED_HEAD)} {page.url}") from None
+    page.goto(page.base + "/?tab=learning&step=400")
+    wait_until(page, "() => document.querySelector('#learn-attention .js-plotly-plot')?._fullData?.length > 0")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft", delay=40)
+    step = 400 - 3 * limits.TRAINING_STEPS.step
+    try:
+        wait_until(page, f"() => new URLSearchParams(location.search).get('step') === '{step}'")
+    except TimeoutError:
+        raise AssertionError(page.url) from None
     assert page.errors == []
 
 

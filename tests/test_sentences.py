@@ -361,6 +361,7 @@ def test_roles_sentence(h, k):
         assert not any(word in text for word in ("picked", "puts most on", "next cluster ("))
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 @pytest.mark.parametrize("seed", [0, 4])  # seed 4's h = 1 ends above the line, seed 0's below
 def test_loss_sentence(seed):
     X, Y = training.test_set(seed)

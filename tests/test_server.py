@@ -371,6 +371,7 @@ def test_the_right_password_gets_in_within_10_s_of_a_burst_of_typos(password_cli
     assert r.status_code == 200 and any(c.startswith("class_pass=") for c in r.headers.getlist("Set-Cookie"))
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 def test_a_right_password_sets_a_signed_cookie_and_requests_with_it_are_never_throttled(password_client, clock):
     student, guesser = password_client, password_client.application.test_client()  # two browsers, one address
     r = student.get("/", headers=auth("s3cret"), environ_base=GUESSER)

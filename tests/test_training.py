@@ -65,6 +65,7 @@ def test_single_mixing_is_stuck_at_three_eighths():
     assert min(found) == pytest.approx(training.SINGLE_MIXING_FLOOR, abs=tol), found
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_two_heads_beat_one_by_ten_times(seed):
     runs = trainer.training_runs(seed)  # trained once in this test process, shared with every test that asks
@@ -127,6 +128,7 @@ def surgery_view(values: dict):
                                   cuts={k: values[k] for k in ("off", "uniform", "swap")})
 
 
+@pytest.mark.slow  # a second or more on a 2-core machine: make test runs it
 def test_train_starts_in_the_background_and_is_polled():
     from dash import no_update
 

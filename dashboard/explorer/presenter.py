@@ -7,19 +7,18 @@ previous) step through the lecture plan (plan.py); C, R and M hide the selected 
 until the class has predicted it (predict.py); ? shows and hides the list of keys.
 
 Every key is a button in that list: assets/explorer.js turns a key press into a click on its button (whatever was
-clicked last, unless a text box, a number box or a slider has the focus and keeps its own keys), and `shortcut`
-below does what the button says, on the server like every other change of h. So a key does exactly what a click
-does, through Dash.
+clicked last, unless a text box, a number box or a slider has the focus and keeps its own keys), and the clientside
+callback `shortcut` below does what the button says. So a key does exactly what a click does, through Dash.
 """
 
 from __future__ import annotations
 
-from dash import ALL, Input, Output, State, ctx, html, no_update
+from dash import ALL, Input, Output, State, dcc, html
 
 from .. import limits
 from ..i18n import N_, _
-from .ids import HEADS, LEARN_STEP, LECTURE, SEL_HEAD, TAB
-from .wiring import callback, clientside_callback
+from .ids import CONFIG, HEADS, LEARN_STEP, LECTURE, SEL_HEAD, TAB
+from .wiring import clientside_callback
 
 PRESENT = "present"  # a figure frame's button: {"type": PRESENT, "graph": its graph's id}
 SHORTCUT_LIST = "shortcuts"
@@ -67,56 +66,37 @@ def shortcuts() -> html.Div:
         [html.Button(_("keyboard shortcuts (?)"), id="key-list", className="btn btn-sm btn-link shortcuts-open"),
          html.Div([html.H2(_("Keyboard shortcuts"), className="h4"), html.Dl(items, className="shortcut-list mb-0")],
                   id=SHORTCUT_LIST, hidden=True, className="shortcut-overlay", role="dialog",
-                  **{"aria-label": _("Keyboard shortcuts")})],
+                  **{"aria-label": _("Keyboard shortcuts")}),
+         dcc.Store(id=KEY_PRESSES, data={})],
         className="shortcuts small")
-
-
-def client_config() -> dict:
-    """Which key presses which button, for explorer.js."""
-    return {"keys": {key: button for button, keys, _what in SHORTCUTS for key in keys}}
 
 
 HEAD_KEYS = {"key-h1": 1, "key-h2": 2, "key-h4": 4, "key-h8": 8}
 STEP_KEYS = {"key-previous": -1, "key-next": 1}
+LIST_KEYS = ["key-help", "key-list"]  # ? and the button below every tab: the list of keys, shown or hidden
 
 
-def next_head(head, h: int, by: int) -> int:
-    """The head after `head` by `by` (±1), 1..h round the ends; a head h no longer has starts from head 1."""
-    index = limits.head_index(head, h)
-    return ((0 if index is None else index) + by) % h + 1
+KEY_BUTTONS = [*HEAD_KEYS, *STEP_KEYS, *LIST_KEYS]  # the buttons `shortcut` below answers
+KEY_PRESSES = "key-presses"  # their presses (n_clicks, by button) that `shortcut` has acted on
 
 
-def next_step(step, by: int) -> int:
-    """The training step `by` snapshots after `step`, within the slider's steps; a bad step starts from the last."""
-    steps = limits.TRAINING_STEPS
-    try:
-        k = limits.snapshot(step)
-    except limits.Invalid:
-        k = len(steps) - 1
-    return steps[min(len(steps) - 1, max(0, k + by))]
+def client_config() -> dict:
+    """Which key presses which button, and what each button changes, for explorer.js and rules.js (keyChange)."""
+    return {"keys": {key: button for button, keys, _what in SHORTCUTS for key in keys}, "buttons": KEY_BUTTONS,
+            "heads": HEAD_KEYS, "steps": STEP_KEYS, "lists": LIST_KEYS, "trainingSteps": list(limits.TRAINING_STEPS)}
 
 
-# What a key's button does: h, the selected head or the training step, or the list of keys shown or hidden.
-@callback(output=dict(h=Output(HEADS, "value", allow_duplicate=True),
-                      head=Output(SEL_HEAD, "value", allow_duplicate=True),
-                      step=Output(LEARN_STEP, "value", allow_duplicate=True), hidden=Output(SHORTCUT_LIST, "hidden")),
-          inputs=dict(presses=[Input(button, "n_clicks") for button in [*HEAD_KEYS, *STEP_KEYS, "key-help",
-                                                                         "key-list"]]),
-          state=dict(h=State(HEADS, "value"), head=State(SEL_HEAD, "value"), tab=State(TAB, "value"),
-                     step=State(LEARN_STEP, "value"), hidden=State(SHORTCUT_LIST, "hidden")),
-          prevent_initial_call=True)
-def shortcut(presses, h, head, tab, step, hidden):
-    out = dict(h=no_update, head=no_update, step=no_update, hidden=no_update)
-    button = ctx.triggered_id
-    if button in HEAD_KEYS:
-        out["h"] = HEAD_KEYS[button]
-    elif button in STEP_KEYS and tab == "learning":
-        out["step"] = next_step(step, STEP_KEYS[button])
-    elif button in STEP_KEYS:
-        out["head"] = next_head(head, limits.heads(h), STEP_KEYS[button])
-    elif button in ("key-help", "key-list"):
-        out["hidden"] = hidden is not True
-    return out
+# What the keys' buttons do: h, the selected head or the training step, or the list of keys shown or hidden. It
+# runs in the browser (rules.js, keyChange), from the presses not yet acted on: a server callback read the same
+# head for each press made while the first was in flight, and Dash runs a callback once for presses that reach
+# it together (a page busy drawing queues the key events), so each of three quick → moved at most one head.
+clientside_callback("shortcut", Output(HEADS, "value", allow_duplicate=True),
+                    Output(SEL_HEAD, "value", allow_duplicate=True), Output(LEARN_STEP, "value", allow_duplicate=True),
+                    Output(SHORTCUT_LIST, "hidden"), Output(KEY_PRESSES, "data"),
+                    *[Input(button, "n_clicks") for button in KEY_BUTTONS],
+                    State(KEY_PRESSES, "data"), State(HEADS, "value"), State(SEL_HEAD, "value"), State(TAB, "value"),
+                    State(LEARN_STEP, "value"), State(SHORTCUT_LIST, "hidden"), State(CONFIG, "data"),
+                    prevent_initial_call=True)
 
 
 # A present button, P or Esc: the figure alone, full screen, in lecture mode; leaving puts lecture mode back.

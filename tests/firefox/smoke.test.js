@@ -136,8 +136,8 @@ test("the keys: 8 sets h, → the next head, P presents the figure, Esc leaves",
     await waitFor(page, () => document.querySelectorAll("#heatmaps .nsewdrag").length === 8);
     await page.keyboard.press("ArrowRight");
     await urlParam(page, "head", "2");
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft", { delay: 40 });  // held as a hand holds a key: each press counts
+    await page.keyboard.press("ArrowLeft", { delay: 40 });
     await urlParam(page, "head", "8");  // round the end
     await page.keyboard.press("p");
     await waitFor(page, () => document.documentElement.classList.contains("presenting"));

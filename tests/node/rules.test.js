@@ -37,10 +37,59 @@ test("a value written to the URL reads back the same", () => {
 });
 
 // The interaction layer's rules (assets/rules.js): a tab's store, the keys, and stepping through heads and steps.
-const keys = JSON.parse(execFileSync(python, ["-c",
-  "import json; from dashboard.explorer import presenter; print(json.dumps(presenter.client_config()['keys']))"],
+const presenter = JSON.parse(execFileSync(python, ["-c",
+  "import json; from dashboard.explorer import presenter; print(json.dumps(presenter.client_config()))"],
   { cwd: root }));
+const keys = presenter.keys;
+const STEPS = presenter.trainingSteps;
+const LAST = STEPS[STEPS.length - 1], EVERY = STEPS[1] - STEPS[0];
+// One press of `button` (after none), or `presses` (n_clicks by button) less those `counted`.
+const change = (presses, counted, now) => rules.keyChange(presses, counted, { h: 4, head: 1, tab: "example",
+  step: LAST, hidden: true, ...now }, presenter);
+const press = (button, now) => change({ [button]: 1 }, {}, now);
 
+test("a number key chooses h", () => {
+  for (const h of [1, 2, 4, 8]) assert.deepStrictEqual(press(`key-h${h}`, { h: h === 2 ? 4 : 2 }), { h });
+});
+
+test("the arrows step through the heads round the ends; a head h has not starts from head 1", () => {
+  const cases = [[1, 4, 1, 2], [4, 4, 1, 1], [1, 4, -1, 4], [3, 8, -1, 2], [1, 1, 1, 1], [7, 4, 1, 2], [null, 2, 1, 2],
+    ["all", 4, -1, 4], [1, 8, -1, 8]];
+  for (const [head, h, by, after] of cases) {
+    const button = by > 0 ? "key-next" : "key-previous";
+    assert.deepStrictEqual(press(button, { head, h }), { head: after }, JSON.stringify([head, h, by]));
+  }
+});
+
+test("on the learning tab the arrows step through the training steps, within the slider", () => {
+  const cases = [[100, 1, 100 + EVERY], [LAST, 1, LAST], [0, -1, 0], [EVERY, -1, 0], [null, -1, LAST - EVERY],
+    [7, 1, LAST]];  // a step the slider has not: from the last
+  for (const [step, by, after] of cases) {
+    const button = by > 0 ? "key-next" : "key-previous";
+    assert.deepStrictEqual(press(button, { tab: "learning", step }), { step: after }, JSON.stringify([step, by]));
+  }
+});
+
+test("? and the button below every tab show and hide the list; other buttons change nothing here", () => {
+  assert.deepStrictEqual(press("key-help", { hidden: true }), { hidden: false });
+  assert.deepStrictEqual(press("key-list", { hidden: false }), { hidden: true });
+  for (const button of ["key-present", "key-plan-next", "constructor", "toString"]) {
+    assert.deepStrictEqual(press(button), {}, button);
+  }
+});
+
+test("presses that reach Dash together each count; those already counted do not count again", () => {
+  assert.deepStrictEqual(change({ "key-next": 5 }, { "key-next": 2 }, { h: 8, head: 2 }), { head: 5 });
+  assert.deepStrictEqual(change({ "key-next": 3, "key-previous": 3 }, { "key-next": 1, "key-previous": 1 }, { h: 8 }), {});
+  assert.deepStrictEqual(change({ "key-previous": 2 }, {}, { h: 8, head: 1 }), { head: 7 });
+  assert.deepStrictEqual(change({ "key-previous": 3 }, {}, { tab: "learning" }), { step: LAST - 3 * EVERY });
+  assert.deepStrictEqual(change({ "key-h8": 1, "key-next": 2 }, {}, { h: 4, head: 3 }), { h: 8, head: 5 });
+  assert.deepStrictEqual(change({ "key-h8": 1 }, { "key-h8": 1 }, { h: 4 }), {});
+  assert.deepStrictEqual(change({ "key-help": 2 }, {}, { hidden: true }), {});  // shown and hidden again
+  assert.deepStrictEqual(change({ "key-help": 1, "key-list": 2 }, {}, { hidden: true }), { hidden: false });
+  assert.deepStrictEqual(presenter.buttons.sort(), [...Object.keys(presenter.heads), ...Object.keys(presenter.steps),
+    ...presenter.lists].sort());
+});
 test("a tab's store passes the controls by name only while its tab is shown, and only when they changed", () => {
   const names = ["h", "seed"];
   assert.deepStrictEqual(rules.passOn("example", "example", names, [4, 0], null), { h: 4, seed: 0 });
