@@ -74,8 +74,6 @@ def shortcuts() -> html.Div:
 HEAD_KEYS = {"key-h1": 1, "key-h2": 2, "key-h4": 4, "key-h8": 8}
 STEP_KEYS = {"key-previous": -1, "key-next": 1}
 LIST_KEYS = ["key-help", "key-list"]  # ? and the button below every tab: the list of keys, shown or hidden
-
-
 KEY_BUTTONS = [*HEAD_KEYS, *STEP_KEYS, *LIST_KEYS]  # the buttons `shortcut` below answers
 KEY_PRESSES = "key-presses"  # their presses (n_clicks, by button) that `shortcut` has acted on
 
@@ -87,9 +85,10 @@ def client_config() -> dict:
 
 
 # What the keys' buttons do: h, the selected head or the training step, or the list of keys shown or hidden. It
-# runs in the browser (rules.js, keyChange), from the presses not yet acted on: a server callback read the same
-# head for each press made while the first was in flight, and Dash runs a callback once for presses that reach
-# it together (a page busy drawing queues the key events), so each of three quick → moved at most one head.
+# runs in the browser (rules.js, keyChange) and counts the presses not yet acted on, so that each press counts:
+# a server callback read the same head for every press made while the first was in flight (of three → 30 ms
+# apart it counted two), and Dash runs a callback once for presses that reach it together (a page busy drawing
+# queues the key events).
 clientside_callback("shortcut", Output(HEADS, "value", allow_duplicate=True),
                     Output(SEL_HEAD, "value", allow_duplicate=True), Output(LEARN_STEP, "value", allow_duplicate=True),
                     Output(SHORTCUT_LIST, "hidden"), Output(KEY_PRESSES, "data"),
