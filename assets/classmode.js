@@ -51,11 +51,11 @@
         return [page, stored, stored, cleared, mode !== "start", mode !== "lecturer", mode !== "student"];
       },
 
-      // The join link and code for the projector; the control link only in the lecturer's own box.
+      // The join link (its address, then its code, which never breaks) and the code for the projector; the
+      // control link only in the lecturer's own box.
       classLinks: function (page) {
-        if (!page || page.mode !== "lecturer") return ["", "", ""];
-        const join = page.origin + root() + page.code;
-        return [join, page.code, join + "#control=" + page.token];
+        if (!page || page.mode !== "lecturer") return ["", "", "", ""];
+        return [page.origin + root(), page.code, page.code, page.origin + root() + page.code + "#control=" + page.token];
       },
 
       copyLink: (clicks, boxId) => window.copyFromBox(boxId),

@@ -8,6 +8,7 @@ import pytest
 
 from dashboard import trainer
 from dashboard.state import Setting, model
+from tests.browser import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -52,6 +53,9 @@ def test_peer_instruction_on_a_phone_and_the_projector(contexts):
     token = control.split("#control=")[1]
     assert control == f"{lecturer.base}/class/{code}#control={token}" and len(token) == 43
     assert lecturer.inner_text("#class-join") == f"{lecturer.base}/class/{code}"
+    for width in (1920, 390, 1440):  # the join link may wrap, never inside its code (one line box)
+        lecturer.set_viewport_size({"width": width, "height": 1000})
+        wait_until(lecturer, "() => document.getElementById('class-join-link-code').getClientRects().length === 1")
 
     # trained weights (the form's default), h = 4: head 3, query 8 (decided past the margin)
     lecturer.fill("#class-head", "3")

@@ -161,7 +161,7 @@ SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣ
 # never translated.
 KEPT = set(i18n.NAMES.values()) | {"Esc", "ABC234"}
 # the lecturer page's join code and link: data, not words
-JOIN_LINK = re.compile(rf"(https?://[\w.:-]+/class/)?{limits.CODE.pattern}")
+JOIN_LINK = re.compile(rf"https?://[\w.:-]+/class/({limits.CODE.pattern})?|{limits.CODE.pattern}")
 
 
 def unowned(text: str) -> list[str]:

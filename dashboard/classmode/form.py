@@ -48,7 +48,8 @@ def radios(component_id: str, options: dict, value, legend: str) -> html.Fieldse
 def join_box() -> html.Div:
     return html.Div([
         html.P(_("Join at"), className="mb-0"),
-        html.P(id=ids.JOIN_LINK, className="join-link mb-1"),
+        html.P([html.Span(id=ids.JOIN_LINK_BASE), html.Span(id=ids.JOIN_LINK_CODE, className="text-nowrap")],
+               id=ids.JOIN_LINK, className="join-link mb-1"),
         # Translators: the join code, followed by it (ABC234)
         html.P([_("code"), " ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
         html.Img(id=ids.QR, alt=_("QR code of the join link"), className="qr"),

@@ -27,6 +27,8 @@ RESUME = "class-resume"
 LECTURER = "class-lecturer"
 CODE_TEXT, JOIN_LINK, QR, CONTROL_LINK, COPY_CONTROL, COPY_STATUS = (
     "class-code", "class-join", "class-qr", "class-control-link", "class-copy", "class-copy-status")
+# The join link's address up to /class/, which may break anywhere, and its code, which never breaks.
+JOIN_LINK_BASE, JOIN_LINK_CODE = "class-join-link-base", "class-join-link-code"
 TEMPLATE, WEIGHTS, HEADS, SEED, SIZE, SCALE, TAU, HEAD, QUERY, KEY, BUG, TRAIN_SEED, TIMER = (
     "class-template", "class-weights", "class-heads", "class-seed", "class-size", "class-scale", "class-tau",
     "class-head", "class-query", "class-key", "class-bug", "class-train-seed", "class-timer")

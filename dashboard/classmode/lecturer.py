@@ -203,8 +203,9 @@ clientside_callback("classPage", Output(ids.PAGE, "data"), Output(ids.CONTROL, "
                     Output(ids.URL, "hash"), Output(ids.START_SECTION, "hidden"), Output(ids.LECTURER, "hidden"),
                     Output(ids.STUDENT, "hidden"), Input(ids.URL, "pathname"), Input(ids.URL, "hash"),
                     Input(ids.CONTROL, "data"))
-clientside_callback("classLinks", Output(ids.JOIN_LINK, "children"), Output(ids.CODE_TEXT, "children"),
-                    Output(ids.CONTROL_LINK, "value"), Input(ids.PAGE, "data"))
+clientside_callback("classLinks", Output(ids.JOIN_LINK_BASE, "children"),
+                    Output(ids.JOIN_LINK_CODE, "children"),
+                    Output(ids.CODE_TEXT, "children"), Output(ids.CONTROL_LINK, "value"), Input(ids.PAGE, "data"))
 clientside_callback("copyLink", Output(ids.COPY_STATUS, "children"), Input(ids.COPY_CONTROL, "n_clicks"),
                     State(ids.CONTROL_LINK, "id"), prevent_initial_call=True)
 clientside_callback("flowButtons", Output(ids.DISCUSS, "disabled"), Output(ids.VOTE2, "disabled"),
