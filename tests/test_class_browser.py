@@ -56,6 +56,11 @@ def test_peer_instruction_on_a_phone_and_the_projector(contexts):
     for width in (1920, 390, 1440):  # the join link may wrap, never inside its code (one line box)
         lecturer.set_viewport_size({"width": width, "height": 1000})
         wait_until(lecturer, "() => document.getElementById('class-join-link-code').getClientRects().length === 1")
+        # nothing wider than the screen: the eight question kinds wrap (they ran 200 px past a phone's edge)
+        wide = lecturer.evaluate("() => [...document.querySelectorAll('#class-lecturer *')].filter(e =>"
+                                 " e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)"
+                                 ".map(e => e.id || e.className).slice(0, 3)")
+        assert wide == [], (width, wide)
 
     # trained weights (the form's default), h = 4: head 3, query 8 (decided past the margin)
     lecturer.fill("#class-head", "3")
