@@ -37,7 +37,7 @@ def test_class_pages_have_no_axe_violations(browser, app_url, scheme, lecturer_l
         wait_until(student, "id => document.getElementById(id).innerText.length > 0", "class-student-result")
         answered = student.evaluate(TEXT, "class-student-result")
         lecturer.click("#class-reveal")
-        lecturer.wait_for_selector("#class-results .js-plotly-plot")
+        lecturer.wait_for_selector("#class-why .js-plotly-plot")
         wait_until(student, "([id, before]) => document.getElementById(id).innerText !== before",
                    ["class-student-result", answered])  # the reveal reached the phone
         langs = [page.evaluate("document.documentElement.lang") for page in (lecturer, student)]

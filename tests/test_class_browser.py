@@ -100,7 +100,7 @@ def test_peer_instruction_on_a_phone_and_the_projector(contexts):
     lecturer.wait_for_selector("#class-results:has-text('Vote 1: 0 of 1 answer right (0%). Vote 2: 1 of 1 answer "
                                "right (100%).')")
     assert lecturer.locator("#class-results table th", has_text="vote 2").count() >= 1
-    assert lecturer.locator("#class-results .js-plotly-plot").count() == 1  # the figure that explains it
+    assert lecturer.locator("#class-why .js-plotly-plot").count() == 1  # the figure that explains it
     student.wait_for_selector(f"#class-student-result:has-text('You answered key {wrong} then key {truth}.')")
     student.wait_for_selector("#class-student-result:has-text('Well predicted!')")
 

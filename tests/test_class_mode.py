@@ -79,6 +79,11 @@ def text(out) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
+def revealed_text(out: dict) -> str:
+    """The reveal's two parts, as text: the answers (with the numbers behind the truth) and why."""
+    return text(out[ids.RESULTS]["children"]) + text(out[ids.WHY]["children"])
+
+
 def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
     code, token = start(client, b)
     _, out = post(client, b.open(code, token))
@@ -127,10 +132,10 @@ def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
     assert heads(client, b, code, token, qid) == "3 joined · 3 answered vote 2"
 
     _, out = post(client, b.reveal(code, token, qid))
-    results = text(out[ids.RESULTS]["children"])
+    results, why = text(out[ids.RESULTS]["children"]), text(out[ids.WHY]["children"])
     assert ("Vote 1: 1 of 2 answers right" in results and "Vote 2: 3 of 3 answers right (100%)." in results
             and f"The answer: key {truth}." in results)
-    assert "vote 1 and vote 2" in results and "Why" in results and "outlined" in results  # the figure's text
+    assert "vote 1 and vote 2" in results and "Why" in why and "outlined" in why  # the figure's text
     _, view = post(client, b.poll(code, sids[0], seen=seen))
     said = view[ids.S_RESULT]["children"]
     assert said.startswith(f"You answered key {wrong} then key {truth}. The answer: key {truth}")
@@ -336,7 +341,7 @@ def test_which_head_accepts_every_head_within_the_margin_and_says_so(client, b):
     sids = [joined(client, b, code) for _ in accepted]
     for sid, head in zip(sids, accepted):
         answer(client, b, code, sid, qid, head)
-    results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+    results = revealed_text(post(client, b.reveal(code, token, qid))[1])
     assert f"The class: {len(accepted)} of {len(accepted)} answers right (100%)." in results
     for sid in sids:
         assert post(client, b.poll(code, sid))[1][ids.S_RESULT]["children"].endswith("Well predicted!")
@@ -355,7 +360,7 @@ def test_how_much_follows_the_spread_of_its_row(client, b):
         assert answer(client, b, code, sid, qid, float(value), slider=True) == SENT1
     results = post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"]
     assert "The class: 1 of 3 answers right" in text(results)
-    rows = results["props"]["children"][1]["props"]["children"][2]["props"]["children"]
+    rows = results["props"]["children"][0]["props"]["children"][1]["props"]["children"][2]["props"]["children"]
     labels = [r["props"]["children"][0]["props"]["children"] for r in rows]
     marked = [k for k, r in enumerate(rows) if r["props"].get("className") == "truth"]
     shown = round(float(row[9]), 3)  # 0.009: the accepted bin is cut at 0, a weight is never negative
@@ -379,7 +384,7 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
     sid = joined(client, b, code)
     assert [o["label"] for o in post(client, b.poll(code, sid))[1][ids.CHOICES]["options"]] == [
         "down", "stays about the same", "up"]
-    results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+    results = revealed_text(post(client, b.reveal(code, token, qid))[1])
     assert "The answer: stays about the same." in results and "τ doubled" in results
     for tau, truth in [(0, 2), (-10, 2)]:  # τ = 1 and 0.1: the row flattens, up
         logits = model(Setting(2, 0, 4, "tau", tau, "trained"))[1].logits[0, 0]
@@ -398,7 +403,7 @@ def test_the_entropy_reveal_names_the_head_and_query_whose_row_it_shows(client, 
     logits = model(Setting(4, 0, 4, "seed", 0, "trained"))[1].logits
     for head in range(1, 5):
         qid, _ = pose(client, b, code, token, template="entropy", h=4, head=head, query=5)
-        results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+        results = revealed_text(post(client, b.reveal(code, token, qid))[1])
         q = ids.store().results(code, token, qid)
         i, r = q["head_index"], q["query_index"]
         found = re.search(r"Head (\d+) now and with τ doubled, query (\d+)'s row outlined: its entropy goes from "
@@ -423,7 +428,7 @@ def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client
         qid, out = pose(client, b, code, token, template="influence", h=h, head=1, query=r)
         assert f"Output {r} of the layer" in out[ids.PROMPT]["children"]
         assert "more than 5% of the row's total more than any other key" in out[ids.PROMPT]["children"]
-        results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+        results = revealed_text(post(client, b.reveal(code, token, qid))[1])
         revealed = ids.store().results(code, token, qid)
         assert revealed["truth"] == int(N.argmax()) and revealed["accepted"] == [int(N.argmax())]
         assert f"N[{r}, {N.argmax()}] = {N.max():.3f}" in results and f"The answer: key {N.argmax()}" in results
@@ -493,7 +498,7 @@ def test_the_projectors_figures_name_heads_without_superscripts(client, b):
                                                              "tau": "-10"},
                  {"template": "entropy", "head": 2, "query": 5}, {"template": "role", "h": 4, "train_seed": 0}):
         qid, _ = pose(client, b, code, token, **form)
-        titles = figure_titles(post(client, b.reveal(code, token, qid))[1][ids.RESULTS])
+        titles = figure_titles(post(client, b.reveal(code, token, qid))[1][ids.WHY])
         assert titles and not [t for t in titles if set(t) & set("⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")], (form, titles)
         assert any("head " in t for t in titles), (form, titles)
 
@@ -539,7 +544,7 @@ def test_below_the_line_is_worded_truthfully(client, b):
     qid, out = pose(client, b, code, token, template="floor", train_seed=0)
     assert "The line is a bound for input-independent mixings" in out[ids.PROMPT]["children"]
     assert "any single mixing is stuck" not in out[ids.PROMPT]["children"]
-    results = text(post(client, b.reveal(code, token, qid))[1][ids.RESULTS]["children"])
+    results = revealed_text(post(client, b.reveal(code, token, qid))[1])
     below = trainer.training_runs(0)[1].test_loss < SINGLE_MIXING_FLOOR
     assert f"The answer: {'yes' if below else 'no'}." in results and "dashed line" in results
 

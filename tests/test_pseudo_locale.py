@@ -40,7 +40,8 @@ from tests.util import fire
 from tests.browser import wait_until
 
 OPEN, CLOSE = "⟦", "⟧"
-FOREIGN = str.maketrans("aeiouAEIOUcnsyCNSY,;:.!?", "áéíóúÁÉÍÓÚçñšýÇÑŠÝ‚⁏˸․ǃʔ")  # punctuation too: the catalog's own
+# punctuation too, the middle dot of "3 joined · 2 answered" included: the catalog's own
+FOREIGN = str.maketrans("aeiouAEIOUcnsyCNSY,;:.!?·", "áéíóúÁÉÍÓÚçñšýÇÑŠÝ‚⁏˸․ǃʔ∙")
 FIELD = re.compile(r"(\{[^{}]*\})")  # a placeholder, kept as it is
 
 
@@ -154,7 +155,7 @@ def answer_texts(key: str, answer) -> list[str]:
 # Identifiers of the formulas, written the same in every language (as the seed writes them).
 MATH = {"softmax", "log", "MultiHead", "Concat", "concat", "head", "heads", "logits", "output", "mean", "grad",
         "input", "d_k", "W_O", "W_Q", "W_K", "W_V"}
-CODE_PUNCTUATION = ",;:.!?、，；：。"  # in code, or a Chinese mark (no English message holds one)
+CODE_PUNCTUATION = ",;:.!?·、，；：。"  # in code, or a Chinese mark (no English message holds one)
 GLUED = re.compile(rf"\x01[ ]*[{CODE_PUNCTUATION}]|[{CODE_PUNCTUATION}][ ]*\x01")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾"  # head₁, headₕ, log₂: the seed's notation
 # Each language's name in its own language, for the switch (i18n.NAMES), a key's label and an example join code:
@@ -208,6 +209,9 @@ def test_the_pseudo_catalog_is_served_and_catches_a_separator_in_code(xx):
     assert unowned(i18n._("Median answer, {medians}.").format(medians=inner)) != []
     assert unowned(i18n._("Median answer, {medians}.").format(medians=i18n.format_list(["0.2", "0.3"]))) == []
     assert unowned(f"{i18n._('value')}, 4") != [] and unowned("rank 1") != []
+    assert unowned(" · ".join([i18n._("value"), i18n._("value")])) != []  # the middle dot, joined in code
+    assert unowned(i18n._("{joined} · {answered} answered vote {round}").format(
+        joined=i18n._("{joined} joined").format(joined=3), answered=2, round=1)) == []  # the catalog's own
     assert unowned("A⁽¹⁾[2, 5] = 0.300") == unowned("(+0.120, -0.340)") == [] == unowned("‖v⁽¹⁾_5 W_O⁽¹⁾‖ = 0.812")
 
 

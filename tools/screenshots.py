@@ -11,6 +11,12 @@ Otherwise, for a review: every tab at phone, laptop and projector width, light a
 (h = 8). In another language (zh-CN, es), every file name starts with it.
 
     python tools/screenshots.py [URL] [OUT_DIR] [LANG]      (default http://127.0.0.1:8050, screenshots/, en)
+
+`classic`: a school's desktop browser, whose scrollbars take 15 px of the page (Chromium without
+--hide-scrollbars): every tab, class mode's stage with a question posed, and a phone joined to it, in Chinese and
+Spanish at 390, 1440 and 1920 (issue 37's review set). Each class session it starts, it ends.
+
+    python tools/screenshots.py classic [URL] [OUT_DIR]     (default http://127.0.0.1:8050, screenshots/)
 """
 
 import base64
@@ -22,7 +28,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from dashboard.limits import TABS  # noqa: E402
-from tests.browser import TWO_FRAMES, launch_chromium, wait_until  # noqa: E402
+from tests.browser import CHROMIUM, CHROMIUM_FLAGS, TWO_FRAMES, launch_chromium, wait_until  # noqa: E402
 from tests.test_a11y import wait_drawn  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,8 +161,45 @@ def main(url: str = "http://127.0.0.1:8050", out: str = "screenshots", lang: str
         browser.close()
 
 
+def classic(url: str = "http://127.0.0.1:8050", out: str = "screenshots") -> None:
+    Path(out).mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS,
+                                    ignore_default_args=["--hide-scrollbars"])
+        for lang in ("zh-CN", "es"):
+            for size, (w, h) in SIZES.items():
+                page = browser.new_page(viewport={"width": w, "height": h}, reduced_motion="reduce")
+                for tab in TABS:
+                    page.goto(f"{url}/?tab={tab}&{QUERY}&lang={lang}")
+                    wait_drawn(page, tab)
+                    page.screenshot(path=f"{out}/classic-{lang}-{tab}-{size}.png")
+                page.goto(f"{url}/class?lang={lang}")
+                page.click("#class-start")
+                page.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+                page.click("#class-pose")
+                page.wait_for_selector("#class-prompt:not(:empty)")
+                page.evaluate(TWO_FRAMES)
+                page.screenshot(path=f"{out}/classic-{lang}-class-stage-{size}.png")
+                if size == "390":
+                    code = page.inner_text("#class-code")
+                    phone = browser.new_page(viewport={"width": w, "height": h}, is_mobile=True, has_touch=True)
+                    phone.goto(f"{url}/class/{code}?lang={lang}")
+                    phone.wait_for_selector("#class-student-prompt:not(:empty)")
+                    phone.evaluate(TWO_FRAMES)
+                    phone.screenshot(path=f"{out}/classic-{lang}-class-phone-{size}.png")
+                    phone.close()
+                page.once("dialog", lambda d: d.accept())  # end the session: an address may hold 10
+                page.click("#class-end")
+                page.wait_for_selector("#class-start", state="visible")
+                print(lang, size, "done")
+                page.close()
+        browser.close()
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["docs"]:
         docs(*sys.argv[2:])
+    elif sys.argv[1:2] == ["classic"]:
+        classic(*sys.argv[2:])
     else:
         main(*sys.argv[1:])

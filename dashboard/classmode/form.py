@@ -95,21 +95,11 @@ def question_form() -> html.Div:
                   number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
             field(_("timer per vote"), select(ids.TIMER, translated(TIMERS), 0)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
-        html.Div([dbc.Button(_("pose question"), id=ids.POSE, color="primary"),
-                  dbc.Button(_("discuss"), id=ids.DISCUSS, color="primary", outline=True, disabled=True,
-                             title=_("close vote 1: the class discusses with their neighbours")),
-                  dbc.Button(_("vote again"), id=ids.VOTE2, color="primary", outline=True, disabled=True,
-                             title=_("open vote 2")),
-                  dbc.Button(_("reveal"), id=ids.REVEAL, color="success", disabled=True,
-                             title=_("show both votes beside the truth (the second vote is optional)"))],
-                 className="d-flex flex-wrap gap-2 mb-2", role="group", **{"aria-label": _("peer instruction")}),
         html.Div([dbc.Button(_("export CSV"), id=ids.EXPORT, color="secondary", outline=True, size="sm"),
                   dbc.Button(_("save lecture plan"), id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),
                   html.Label(dcc.Upload(html.Span(_("load lecture plan"), className="btn btn-sm btn-outline-secondary"),
                                         id=ids.LOAD_PLAN, accept=".json,application/json", max_size=MAX_PLAN_BYTES),
                              className="mb-0"),  # the label names the upload's file input
-                  dbc.Button(_("pose next from plan"), id=ids.PLAN_NEXT, color="secondary", outline=True, size="sm",
-                             disabled=True),
                   dcc.ConfirmDialogProvider(dbc.Button(_("end session"), color="danger", outline=True, size="sm"),
                                             id=ids.END,
                                             message=_("End this session? Its questions and answers are deleted."))],
@@ -119,21 +109,47 @@ def question_form() -> html.Div:
     ], className="class-form")
 
 
+def stage_buttons() -> html.Div:
+    """What runs the lecture, above the stage, so that the question posed is in view: pose the form's question
+    (below) or the plan's next, then peer instruction's steps."""
+    return html.Div([
+        dbc.Button(_("pose question"), id=ids.POSE, color="primary"),
+        dbc.Button(_("pose next from plan"), id=ids.PLAN_NEXT, color="primary", outline=True, disabled=True),
+        html.Div(
+            [dbc.Button(_("discuss"), id=ids.DISCUSS, color="primary", outline=True, disabled=True,
+                        title=_("close vote 1: the class discusses with their neighbours")),
+             dbc.Button(_("vote again"), id=ids.VOTE2, color="primary", outline=True, disabled=True,
+                        title=_("open vote 2")),
+             dbc.Button(_("reveal"), id=ids.REVEAL, color="success", disabled=True,
+                        title=_("show both votes beside the truth (the second vote is optional)"))],
+            className="d-flex flex-wrap gap-2", role="group", **{"aria-label": _("peer instruction")}),
+    ], className="d-flex flex-wrap gap-2 mb-2 class-stage-buttons")
+
+
 def layout() -> html.Div:
+    # The stage the projector shows comes first in its column, under the buttons that run it, in two columns on a
+    # wide screen (class.css): the question, its phase, the count, the timer and at the reveal the answers; beside
+    # them the figure that explains the truth (at the reveal) and the question's figure. At 1920 x 1080 they fit
+    # under the header; the form for the next question follows. Before the first question the stage is empty and
+    # takes no room.
     stage = html.Div([
-        html.H3(id=ids.PROMPT, className="h4"),
-        html.P(id=ids.PHASE, className="class-phase", **{"aria-live": "polite"}),
-        html.P(id=ids.COUNT, className="class-count mb-0", **{"aria-live": "polite"}),
-        html.P(id=ids.CLOCK_TEXT, className="class-clock", role="timer"),  # a timer is not read out every second
-        html.Div(id=ids.RESULTS, **{"aria-live": "polite"}),
-        html.Div(id=ids.FIGURE, className="mb-3 class-figure"),
-    ])
+        html.Div([
+            html.H3(id=ids.PROMPT, className="h4"),
+            html.P(id=ids.PHASE, className="class-phase", **{"aria-live": "polite"}),
+            html.P(id=ids.COUNT, className="class-count mb-0", **{"aria-live": "polite"}),
+            html.P(id=ids.CLOCK_TEXT, className="class-clock mb-0", role="timer"),  # not read out every second
+            html.Div(id=ids.RESULTS, className="class-results mt-2", **{"aria-live": "polite"}),
+        ], className="class-stage-text"),
+        html.Div([html.Div(id=ids.WHY, className="class-why"), html.Div(id=ids.FIGURE, className="class-figure")],
+                 className="class-stage-picture"),
+    ], className="class-stage mb-3")
+    explorer = html.P(html.A(_("open the explorer in a new tab"), href="/", target="_blank", rel="noopener"),
+                      className="small mb-2")
     return html.Div([
         html.H2(_("Class mode"), className="h3 visually-hidden"),
-        html.P(html.A(_("open the explorer in a new tab"), href="/", target="_blank", rel="noopener"),
-               className="small mb-2"),
-        dbc.Row([dbc.Col(join_box(), md=4), dbc.Col(question_form(), md=8)], className="g-4 mb-3"),
-        stage,
+        dbc.Row([dbc.Col([explorer, join_box()], md=4, xl=2, className="class-join-col"),
+                 dbc.Col([stage_buttons(), stage, question_form()], md=8, xl=10, className="class-stage-col")],
+                className="g-4 mb-3"),
         dcc.Store(id=ids.QUESTION),
         dcc.Store(id=ids.CLOCK),
         dcc.Store(id=ids.PLAN, storage_type="session"),

@@ -38,9 +38,9 @@ EXPORT, END, DOWNLOAD = "class-export", "class-end", "class-download"
 CLASS_SIZE, JOINING, ROSTER = "class-size-of-class", "class-joining", "class-roster"  # the room: size, open/closed
 SAVE_PLAN, LOAD_PLAN, PLAN, PLAN_NEXT, PLAN_TEXT = (
     "class-save-plan", "class-load-plan", "class-plan", "class-plan-next", "class-plan-text")
-STATUS, QUESTION, PROMPT, PHASE, FIGURE, COUNT, POLL, RESULTS = (
+STATUS, QUESTION, PROMPT, PHASE, FIGURE, COUNT, POLL, RESULTS, WHY = (
     "class-status", "class-question", "class-prompt", "class-phase", "class-figure", "class-count", "class-poll",
-    "class-results")
+    "class-results", "class-why")
 CLOCK, CLOCK_TEXT, TICK = "class-clock", "class-clock-text", "class-tick"  # the vote's timer, counted down here
 
 # A student's page.

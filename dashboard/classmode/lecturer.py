@@ -20,7 +20,7 @@ from ..i18n import N_, _, ngettext
 from . import ids
 from .pictures import question_example
 from .qr import join_qr, origin_ok
-from .results import results_view
+from .results import reveal_views
 from .store import StoreError
 from ..questions import prompt_text, question
 from .wiring import callback, clientside_callback
@@ -36,7 +36,8 @@ DONE = {"discuss": N_("Vote 1 is closed: the class discusses."), "vote2": N_("Vo
 SELECT_INT = re.compile(r"-?[0-9]{1,4}")
 STAGE = (Output(ids.QUESTION, "data"), Output(ids.PROMPT, "children"), Output(ids.PHASE, "children"),
          Output(ids.COUNT, "children"), Output(ids.CLOCK, "data"), Output(ids.FIGURE, "children"),
-         Output(ids.RESULTS, "children"), Output(ids.POLL, "disabled"), Output(ids.STATUS, "children"))
+         Output(ids.RESULTS, "children"), Output(ids.WHY, "children"), Output(ids.POLL, "disabled"),
+         Output(ids.STATUS, "children"))
 
 
 def control(page) -> tuple:
@@ -98,9 +99,9 @@ def stage(q: dict, heads: dict, results=None, status: str = "", figure=no_update
     """The STAGE outputs for question q in the state `heads` (Store.count's); q without its prompt keeps the one
     shown."""
     phase = heads["phase"]
+    answers, why = reveal_views(results) if results else ("", "")
     return ({"id": q["id"], "phase": phase}, prompt_text(q) if "prompt" in q else no_update,
-            phase_text(heads, results), head_count(heads), clock(heads), figure,
-            results_view(results) if results else "", False, status)
+            phase_text(heads, results), head_count(heads), clock(heads), figure, answers, why, False, status)
 
 
 @callback(Output(ids.QR, "src"), *STAGE, Input(ids.PAGE, "data"))
@@ -112,10 +113,10 @@ def open_session(page):
         q = ids.store().current(code, token)
         results = ids.store().results(code, token, q["id"]) if q and q["phase"] == "revealed" else None
     except StoreError as e:
-        return (None, None, "", "", "", None, "", "", True, str(e))
+        return (None, None, "", "", "", None, "", "", "", True, str(e))
     qr = join_qr(f"{origin}{ids.PATH}/{code}") if origin_ok(origin) else None
     if q is None:
-        return (qr, None, "", "", "", None, "", "", False, _("Pose the first question."))
+        return (qr, None, "", "", "", None, "", "", "", False, _("Pose the first question."))
     return (qr, *stage(q, q, results, figure=question_example(q)))
 
 
@@ -127,7 +128,7 @@ def pose(clicks, page, *values):
     code, token = control(page)
     q, message = question(form_values(list(values)))
     if q is None:
-        return (no_update,) * 8 + (message,)
+        return (no_update,) * 9 + (message,)
     return posed(code, token, q)
 
 
@@ -136,7 +137,7 @@ def posed(code, token, q: dict) -> tuple:
         question_id = ids.store().pose(code, token, q)
         heads = ids.store().count(code, token, question_id)
     except StoreError as e:
-        return (no_update,) * 8 + (str(e),)
+        return (no_update,) * 9 + (str(e),)
     shown = {**q, "id": question_id, "head_index": q.get("head"), "query_index": q.get("query"),
              "key_index": q.get("key")}
     return stage(shown, heads, status=_("Posed: vote 1 is open, and students see it now."),
@@ -158,7 +159,7 @@ def step(discuss, vote2, reveal, page, asked):
         heads = ids.store().step(code, token, asked.get("id"), phase)
         results = ids.store().results(code, token, heads["id"]) if phase == "revealed" else None
     except StoreError as e:
-        return (no_update,) * 8 + (str(e),)
+        return (no_update,) * 9 + (str(e),)
     return stage(results or {"id": heads["id"]}, heads, results, status=_(DONE[phase]))
 
 

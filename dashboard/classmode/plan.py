@@ -159,12 +159,12 @@ def pose_next(clicks, page, plan):
     try:
         entries, k = plan_entries_again(plan), plan.get("next")
     except ValueError as e:
-        return (no_update,) * 8 + (str(e), no_update)
+        return (no_update,) * 9 + (str(e), no_update)
     if not (isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(entries)):
         raise PreventUpdate
     q, message = question(entries[k])
     if q is None:
-        return (no_update,) * 8 + (_("Plan question {number}: {message}").format(number=k + 1, message=message),
+        return (no_update,) * 9 + (_("Plan question {number}: {message}").format(number=k + 1, message=message),
                                    no_update)
     out = posed(code, token, q)
     return out + ((no_update,) if out[0] is no_update else ({"questions": entries, "next": k + 1},))

@@ -84,7 +84,7 @@ def summary(q: dict) -> str:
 
 
 def results_view(q: dict) -> html.Div:
-    """The class's answers per vote beside the truth, and the figure that explains the truth."""
+    """The class's answers per vote beside the truth."""
     votes = q["votes"]
     if q["kind"] == "amount":
         labels, counts, marked = amount_rows(q)
@@ -110,5 +110,13 @@ def results_view(q: dict) -> html.Div:
                                      _("The class's answers")),
                         html.Thead(html.Tr(head)), html.Tbody(rows)],
                        className="table table-sm class-bars" + (" two-votes" if len(votes) > 1 else ""))
-    return html.Div([html.P(summary(q), className="class-summary"), table,
-                     html.H4(_("Why"), className="h5 mt-3"), *why(q)])
+    return html.Div([html.P(summary(q), className="class-summary"), table])
+
+
+def reveal_views(q: dict) -> tuple[html.Div, html.Div]:
+    """The reveal in two parts, side by side on a projector: the answers with the numbers behind the truth (a
+    table per head or key), and the figure that explains it."""
+    parts = why(q)
+    numbers = [p for p in parts if isinstance(p, html.Table)]
+    return (html.Div([results_view(q), *numbers]),
+            html.Div([html.H4(_("Why"), className="h5"), *(p for p in parts if not isinstance(p, html.Table))]))
