@@ -1,11 +1,9 @@
-// Class mode's clientside callbacks (window.dash_clientside.classmode; dashboard/classmode/). Its app is
-// mounted at /class/ (Dash's url_base_pathname, read from the page's own Dash config). Its words come in the
-// page's language (window.pageMessage, assets/shared.js; dashboard/languages.py MESSAGES).
-// The rules it applies before the server does come from store/schema.py (client_rules), in the page's RULES store:
-// nothing of them is written here. Node loads this file as it is (tests/node/classmode_rules.test.js).
+// Class mode's clientside callbacks (window.dash_clientside.classmode; dashboard/classmode/), at /class/ (Dash's
+// url_base_pathname), in the page's language (window.pageMessage, assets/shared.js). The rules it applies before
+// the server does come from store/schema.py (client_rules, the RULES store): none is written here. Node loads this
+// file as it is (tests/node/classmode_rules.test.js).
 (function () {
-  // A typed join code as the server reads it (schema.join_code), or null: at most `typed` characters, ASCII
-  // whitespace around it, any case, then exactly `length` symbols of the alphabet.
+  // A typed join code as schema.join_code reads it, or null: ≤ `typed` ASCII characters, any case, spaces around.
   function joinCode(typed, rules) {
     let text = String(typed ?? "");
     if (text.length > rules.typed || !/^[\x00-\x7f]*$/.test(text)) return null;
@@ -16,8 +14,7 @@
     return code.length === rules.length && [...code].every((c) => rules.alphabet.includes(c)) ? code : null;
   }
 
-  // Peer instruction's buttons, [discuss, vote again, reveal], each disabled unless the question's phase may
-  // step to it (schema.NEXT): discuss after vote 1, vote again after the discussion, reveal from any vote.
+  // Peer instruction's [discuss, vote again, reveal], each disabled unless the phase may step to it (schema.NEXT).
   function flowDisabled(phase, rules) {
     return ["discuss", "vote2", "revealed"].map((step) => !(rules.next[step] || []).includes(phase));
   }
@@ -27,18 +24,15 @@
     module.exports = classRules;
     return;
   }
-
   const no = () => window.dash_clientside.no_update;
   const root = () => JSON.parse(document.getElementById("_dash-config").textContent).url_base_pathname;
   const ends = {};  // a timer's key: when its vote locks, on this browser's clock
 
   window.dash_clientside = Object.assign({}, window.dash_clientside, {
     classmode: {
-      // /class/ is the start page; /class/CODE is the lecturer's page when this tab holds the session's control
-      // token, else a student's. The token comes in the fragment (#control=…, in no request line, so in no
-      // access log); it moves to sessionStorage (the CONTROL store), to localStorage as the session this browser
-      // runs (the start page links back to it), and out of the address bar, which the projector shows. The
-      // server checks code and token.
+      // /class/ is the start page; /class/CODE the lecturer's page if this tab holds the control token, else a
+      // student's. The token comes in the fragment (#control=…, in no request line nor access log); it moves to
+      // sessionStorage (CONTROL), to localStorage (the start page links back), out of the projector's address bar.
       classPage: function (pathname, hash, control) {
         const code = String(pathname || "").slice(root().length).split("/")[0];
         const given = new URLSearchParams((hash || "").slice(1)).get("control");
@@ -51,8 +45,7 @@
         return [page, stored, stored, cleared, mode !== "start", mode !== "lecturer", mode !== "student"];
       },
 
-      // The join link (its address, then its code, which never breaks) and the code for the projector; the
-      // control link only in the lecturer's own box.
+      // The join link (its address, then its code, which never breaks), the code, and the lecturer's control link.
       classLinks: function (page) {
         if (!page || page.mode !== "lecturer") return ["", "", "", ""];
         return [page.origin + root(), page.code, page.code, page.origin + root() + page.code + "#control=" + page.token];
@@ -85,6 +78,14 @@
 
       // A student's page polls for the question; no other page does.
       studentPoll: (page) => !(page && page.mode === "student"),
+
+      // The lecturer's keys (form.LECTURER_KEYS): a key presses its button if shown and enabled, as the explorer's do.
+      classKeys: (keys) => document.addEventListener("keydown", (event) => {
+        const button = document.getElementById(window.explorerRules.shortcutButton(keys, event, null) || "");
+        if (!button || button.disabled || !button.getClientRects().length) return;
+        event.preventDefault();
+        button.click();
+      }),
     },
   });
 })();

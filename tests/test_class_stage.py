@@ -2,8 +2,11 @@
 its phase, the answer count, the timer and its figure fit the screen with no scrolling once it is posed, and at the
 reveal the answers and the figure that explains them fit it too."""
 
+import json
+
 import pytest
 
+from dashboard.classmode.plan import PLAN_FORMAT
 from tests.browser import wait_until
 from tests.test_display import OVERLAPS
 from tests.test_class_session_browser import BASE, SETTINGS, fill_form
@@ -47,5 +50,40 @@ def test_the_stage_fits_a_1080p_projector_posed_and_revealed(browser, app_url, l
             assert all(b is not None and 0 < b <= 1080 for b in bottoms.values()), f"{template} revealed: {bottoms}"
             assert (o := page.evaluate(OVERLAPS, "class-why")) == [], (template, o)
         assert page.evaluate("() => document.documentElement.classList.contains('lecture')") == lecture
+    finally:
+        context.close()
+
+
+def test_a_lecture_plan_runs_in_class_mode_from_the_keyboard(browser, app_url, tmp_path):
+    """PageDown (a clicker's next) poses the plan's next question; D, V and R discuss, vote again and reveal; a
+    number box being typed in keeps its keys."""
+    plan = tmp_path / "plan.json"
+    first = {"template": "key", "timer": 0, "weights": "trained", "h": 4, "seed": 0, "size": 4, "scale": "seed",
+             "tau": 0, "head": 2, "query": 1}
+    plan.write_text(json.dumps({"format": PLAN_FORMAT, "questions": [first, {**first, "head": 3, "query": 8}]}))
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        page = context.new_page()
+        page.goto(app_url + "/class")
+        page.click("#class-start")
+        page.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+        page.set_input_files("#class-load-plan input[type=file]", str(plan))
+        wait_until(page, "() => !document.getElementById('class-plan-next').disabled")
+        page.click("#class-join")  # the join link's text: the page, not a control, has the focus
+        phase = "() => document.getElementById('class-phase').innerText"
+        page.keyboard.press("PageDown")
+        wait_until(page, "() => document.getElementById('class-prompt').innerText.includes('query 1')")
+        for key, said in (("d", "Discuss"), ("v", "Vote 2"), ("r", "Revealed")):
+            page.keyboard.press(key)
+            wait_until(page, f"() => ({phase})().startsWith('{said}')")
+        page.keyboard.press("PageDown")
+        wait_until(page, "() => document.getElementById('class-prompt').innerText.includes('query 8')")
+        assert page.evaluate(phase).startswith("Vote 1")
+        page.click("#class-head")  # typing in a number box: its keys are its own
+        page.keyboard.press("r")
+        page.keyboard.press("Escape")
+        page.click("#class-prompt")
+        page.keyboard.press("d")  # had R revealed, D could not discuss
+        wait_until(page, f"() => ({phase})().startsWith('Discuss')")
     finally:
         context.close()

@@ -19,8 +19,14 @@ SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}
 
 
 def shown(h=4, weights="random", figure="heatmaps", vs_h=1, vs_weights="random"):
-    return fire(compare.compare, shared={**model(h, 0, **SEED_MODEL, weights=weights), "display": False},
-                figure=figure, h=vs_h, weights=vs_weights)
+    """The frame's children and whether it is hidden; with a figure, the two sides' titles and figures too."""
+    out = fire(compare.compare, shared={**model(h, 0, **SEED_MODEL, weights=weights), "display": False},
+               figure=figure, h=vs_h, weights=vs_weights)
+    if out["sides"]:
+        (left_title, out["left"]), (right_title, out["right"]) = [
+            (side.children[0].children, side.children[1].figure) for side in out["sides"]]
+        out.update(left_title=left_title, right_title=right_title)
+    return out
 
 
 @pytest.mark.parametrize(("h", "weights", "vs_h", "vs_weights"), [(4, "random", 1, "random"),
@@ -46,7 +52,7 @@ def test_both_sides_equal_the_core_on_one_colour_scale(h, weights, vs_h, vs_weig
 
 
 def test_no_figure_chosen_draws_nothing_and_bad_values_change_nothing():
-    assert shown(figure="none")["hidden"] is True
+    assert shown(figure="none")["hidden"] is True and shown(figure="none")["sides"] == []
     for bad in [dict(figure=""), dict(figure="cube"), dict(figure=None), dict(vs_h=3), dict(vs_h="1"),
                 dict(vs_weights="seed"), dict(vs_weights=["random"]), dict(figure="x" * 10_000)]:
         with pytest.raises(PreventUpdate):
@@ -79,15 +85,17 @@ def test_a_link_opens_the_comparison_and_the_presenter_view_shows_both(page):
     page.set_viewport_size({"width": 1600, "height": 1200})  # taller than lecture mode's figures (760 px)
     page.locator("#compare-pair .present-button").click()
     wait_until(page, "() => document.documentElement.classList.contains('presenting')")
-    boxes = page.evaluate("() => [...document.querySelectorAll('.presented .js-plotly-plot')].map(g => {"
-                          " const r = g.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; })")
-    width, height = page.viewport_size["width"], page.viewport_size["height"]
-    assert len(boxes) == 2 and boxes[0][1] <= boxes[1][0] + 1, boxes  # side by side
-    assert all(0 <= left and right <= width and top >= 0 and bottom <= height + 1
-               for left, right, top, bottom in boxes), boxes
-    # both fitted to the screen (explorer.js fits every graph of the presented frame), not only the first
-    wait_until(page, "h => [...document.querySelectorAll('.presented .js-plotly-plot')].every(g =>"
-                     " g.getBoundingClientRect().height > 0.8 * h)", height)
+    # side by side, inside the screen, and both fitted to it (explorer.js fits every graph of the presented frame,
+    # not only the first)
+    boxes = ("() => [...document.querySelectorAll('.presented .js-plotly-plot')].map(g => { const r ="
+             " g.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,"
+             " height: r.height}; })")
+    try:
+        wait_until(page, f"""([w, h]) => {{ const b = ({boxes})(); return b.length === 2 && b[0].right <= b[1].left + 1
+          && b.every(r => r.left >= 0 && r.right <= w && r.top >= 0 && r.bottom <= h + 1 && r.height > 0.8 * h); }}""",
+                   [1600, 1200])
+    except TimeoutError:
+        raise AssertionError(page.evaluate(boxes)) from None
     page.keyboard.press("Escape")
     wait_until(page, "() => !document.documentElement.classList.contains('presenting')")
     # choosing no figure hides the pair, and the address says so

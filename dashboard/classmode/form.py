@@ -105,8 +105,16 @@ def question_form() -> html.Div:
                                             message=_("End this session? Its questions and answers are deleted."))],
                  className="d-flex flex-wrap gap-2 align-items-center"),
         html.P(id=ids.PLAN_TEXT, className="small mt-1 mb-0"),
+        html.P(_("keys: PgDn poses the plan's next question; D, V and R discuss, vote again and reveal"),
+               className="small text-body-secondary mt-1 mb-0"),
         html.P(id=ids.STATUS, className="small mt-2 mb-0", role="status"),
     ], className="class-form")
+
+
+# The lecturer's keys, so that a lecture runs from the keyboard or a clicker's next (PageDown): each presses its
+# button when it is shown and enabled (assets/classmode.js classKeys; a box being typed in keeps its keys).
+LECTURER_KEYS = {"PageDown": ids.PLAN_NEXT, "d": ids.DISCUSS, "D": ids.DISCUSS, "v": ids.VOTE2,
+                 "V": ids.VOTE2, "r": ids.REVEAL, "R": ids.REVEAL}
 
 
 def stage_buttons() -> html.Div:
@@ -123,6 +131,7 @@ def stage_buttons() -> html.Div:
              dbc.Button(_("reveal"), id=ids.REVEAL, color="success", disabled=True,
                         title=_("show both votes beside the truth (the second vote is optional)"))],
             className="d-flex flex-wrap gap-2", role="group", **{"aria-label": _("peer instruction")}),
+        dcc.Store(id=ids.KEYS_STORE, data=LECTURER_KEYS),
     ], className="d-flex flex-wrap gap-2 mb-2 class-stage-buttons")
 
 

@@ -38,6 +38,7 @@ EXPORT, END, DOWNLOAD = "class-export", "class-end", "class-download"
 CLASS_SIZE, JOINING, ROSTER = "class-size-of-class", "class-joining", "class-roster"  # the room: size, open/closed
 SAVE_PLAN, LOAD_PLAN, PLAN, PLAN_NEXT, PLAN_TEXT = (
     "class-save-plan", "class-load-plan", "class-plan", "class-plan-next", "class-plan-text")
+KEYS_STORE = "class-keys"  # the lecturer's keys: {key: the button it presses} (form.LECTURER_KEYS)
 STATUS, QUESTION, PROMPT, PHASE, FIGURE, COUNT, POLL, RESULTS, WHY = (
     "class-status", "class-question", "class-prompt", "class-phase", "class-figure", "class-count", "class-poll",
     "class-results", "class-why")

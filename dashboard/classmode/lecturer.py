@@ -212,5 +212,6 @@ clientside_callback("copyLink", Output(ids.COPY_STATUS, "children"), Input(ids.C
 clientside_callback("flowButtons", Output(ids.DISCUSS, "disabled"), Output(ids.VOTE2, "disabled"),
                     Output(ids.REVEAL, "disabled"), Input(ids.QUESTION, "data"), State(ids.RULES, "data"))
 clientside_callback("clockRuns", Output(ids.TICK, "disabled"), Input(ids.CLOCK, "data"))
+clientside_callback("classKeys", Input(ids.KEYS_STORE, "data"))
 clientside_callback("clockText", Output(ids.CLOCK_TEXT, "children"), Input(ids.TICK, "n_intervals"),
                     Input(ids.CLOCK, "data"))

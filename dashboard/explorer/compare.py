@@ -6,7 +6,7 @@ lecture plan's step opens the comparison."""
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
-from dash import Input, Output, dcc, html, no_update
+from dash import Input, Output, dcc, html
 
 from .. import figures, limits
 from ..attention import HEAD_CHOICES
@@ -21,7 +21,8 @@ NONE = "none"
 COMPARE_H, COMPARE_WEIGHTS = "compare-h", "compare-weights"  # the other setting's h and weights
 LEFT, RIGHT = "compare-left", "compare-right"
 LEFT_TITLE, RIGHT_TITLE = "compare-left-title", "compare-right-title"
-PAIR = "compare-pair"
+PAIR = "compare-pair"  # the frame, hidden until a figure is chosen
+SIDES = "compare-sides"  # its two graphs, made when a figure is chosen (a graph with no figure never counts as drawn)
 FIGURES = {"heatmaps": N_("the heads' attention"), "blocks": N_("Q, K and V, head by head"),
            "tokens": N_("the tokens")}
 # Translators: the short names of the two kinds of weights, beside "h = 4" in a comparison's titles
@@ -43,10 +44,10 @@ def radios(component_id: str, options: dict, value, label: str) -> html.Fieldset
                                          labelCheckedClassName="active")])
 
 
-def side(title_id: str, graph_id: str) -> html.Div:
-    return html.Div([html.P(id=title_id, className="compare-title"),
-                     dcc.Graph(id=graph_id, figure={"data": [], "layout": figures.base_layout()},
-                               config=figures.graph_config(graph_id))], className="compare-side")
+def side(title_id: str, title: str, graph_id: str, figure: dict) -> html.Div:
+    return html.Div([html.P(title, id=title_id, className="compare-title"),
+                     dcc.Graph(id=graph_id, figure=figure, config=figures.graph_config(graph_id))],
+                    className="compare-side")
 
 
 def layout() -> html.Div:
@@ -65,10 +66,10 @@ def layout() -> html.Div:
             radios(COMPARE_WEIGHTS, {k: _(v) for k, v in WEIGHT_NAMES.items()}, limits.DEFAULT_WEIGHTS,
                    _("weights on the right")),
         ], className="d-flex flex-wrap gap-3 align-items-end mb-2"),
-        # one frame for both, so that the presenter view shows them together
-        html.Div([present_button(LEFT),
-                  html.Div([side(LEFT_TITLE, LEFT), side(RIGHT_TITLE, RIGHT)], className="compare-sides")],
-                 id=PAIR, className="figure-frame compare-pair", hidden=True),
+        # one frame for both, so that the presenter view shows them together (its button is made once: a new one
+        # would fire the presenter's callback, as any new component of a pattern-matching input does)
+        html.Div([present_button(LEFT), html.Div(id=SIDES, className="compare-sides")], id=PAIR,
+                 className="figure-frame compare-pair", hidden=True),
     ], className="compare mt-4")
 
 
@@ -100,19 +101,18 @@ def one_scale(left: dict, right: dict) -> tuple[dict, dict]:
     return left, right
 
 
-@callback(output=dict(left=Output(LEFT, "figure"), right=Output(RIGHT, "figure"),
-                      left_title=Output(LEFT_TITLE, "children"), right_title=Output(RIGHT_TITLE, "children"),
-                      hidden=Output(PAIR, "hidden")),
+@callback(output=dict(sides=Output(SIDES, "children"), hidden=Output(PAIR, "hidden")),
           inputs=dict(shared=MODEL_STORE.input, figure=Input(COMPARE_FIGURE, "value"), h=Input(COMPARE_H, "value"),
                       weights=Input(COMPARE_WEIGHTS, "value")),
           prevent_initial_call=True)
 def compare(shared, figure, h, weights):
-    """The chosen figure for the page's setting and for the other one; nothing drawn while no figure is chosen.
-    Both halves of the frame take the page's display: in the presenter view, lecture mode's."""
+    """The chosen figure for the page's setting and for the other one, in the frame with their titles; an empty
+    frame while no figure is chosen. Both halves take the page's display: in the presenter view, lecture mode's."""
     view = ModelView.parse(shared)
     figure = limits.choice(figure, (NONE, *FIGURES), N_("the figure"))
     other = view.setting._replace(h=limits.heads(h), weights=limits.weights(weights))
     if figure == NONE:
-        return dict(left=no_update, right=no_update, left_title="", right_title="", hidden=True)
+        return dict(sides=[], hidden=True)
     left, right = one_scale(drawn(figure, view.setting, view.display), drawn(figure, other, view.display))
-    return dict(left=left, right=right, left_title=title(view.setting), right_title=title(other), hidden=False)
+    return dict(sides=[side(LEFT_TITLE, title(view.setting), LEFT, left),
+                       side(RIGHT_TITLE, title(other), RIGHT, right)], hidden=False)
