@@ -75,7 +75,6 @@
         const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
         return window.pageMessage("timeLeft", { time: time });
       },
-
       // A student's page polls for the question; no other page does.
       studentPoll: (page) => !(page && page.mode === "student"),
 

@@ -58,18 +58,19 @@
       mark(left, false);
       document.documentElement.classList.remove("presenting");
       presented = null;
-      left.querySelectorAll(".js-plotly-plot").forEach(fitHeight);
+      fitHeight(left.querySelector(".js-plotly-plot"));
     }
     if (!frame || frame === left) return left ? lectureBefore : no();
     lectureBefore = lecture === true;
     presented = frame;
     mark(frame, true);
     document.documentElement.classList.add("presenting");
-    frame.querySelectorAll(".js-plotly-plot").forEach((gd) => {  // both of a comparison's (compare.py)
-      if (!gd.dataset.fits) gd.on("plotly_afterplot", () => fitHeight(gd));  // every later draw is fitted too
+    const gd = frame.querySelector(".js-plotly-plot");
+    if (gd && !gd.dataset.fits) {  // every later draw of this graph (a new h, lecture mode) is fitted too
       gd.dataset.fits = "1";
-      fitHeight(gd);
-    });
+      gd.on("plotly_afterplot", () => fitHeight(gd));
+    }
+    fitHeight(gd);
     return true;
   }
 
@@ -108,7 +109,7 @@
     });
     const narrow = window.matchMedia("(max-width: " + (config.narrowWidth - 0.02) + "px)");
     narrow.addEventListener("change", () => document.getElementById(config.ids.widthChanged)?.click());
-    window.addEventListener("resize", () => presented && presented.querySelectorAll(".js-plotly-plot").forEach(fitHeight));
+    window.addEventListener("resize", () => presented && fitHeight(presented.querySelector(".js-plotly-plot")));
     // A graph's near button (ui.near_button) is pressed while enabled (its graph waits for a figure) and within a
     // screen of the view. The server arms it at a change of the model; observing it anew reports if it is near now.
     const nearby = new IntersectionObserver((seen) => seen.forEach((e) => {
