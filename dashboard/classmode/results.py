@@ -106,8 +106,9 @@ def results_view(q: dict) -> html.Div:
         # Translators: right as in correct (an arrow points at the answer)
         cells.append(html.Td(_("← right") if marked[k] else ""))
         rows.append(html.Tr(cells, className="truth" if marked[k] else None))
+    # the caption is for screen readers: the summary above the table says it
     table = html.Table([html.Caption(_("The class's answers, vote 1 and vote 2") if len(votes) > 1 else
-                                     _("The class's answers")),
+                                     _("The class's answers"), className="visually-hidden"),
                         html.Thead(html.Tr(head)), html.Tbody(rows)],
                        className="table table-sm class-bars" + (" two-votes" if len(votes) > 1 else ""))
     return html.Div([html.P(summary(q), className="class-summary"), table])
