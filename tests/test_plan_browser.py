@@ -1,13 +1,17 @@
 """A lecture plan in a real browser (issue 35): built by keys and clicks, saved, opened in a fresh browser, and run
-with PageDown (a clicker's next) and PageUp, the controls following each step."""
+with PageDown (a clicker's next) and PageUp, the controls following each step; and a whole lecture of ten steps,
+views and class questions, run by keys with a projector, a notes window and five phones, saved and run again."""
 
 import json
 
 import pytest
 
 from dashboard import lecture_plan as plans
+from dashboard import questions, trainer
+from dashboard.explorer import URL_PARAMS
 from tests.browser import wait_until
 from tests.test_browser import open_view
+from tests.test_class_session_browser import BASE
 
 pytestmark = pytest.mark.browser
 
@@ -79,7 +83,7 @@ def test_a_plan_built_by_keys_and_clicks_is_saved_opened_elsewhere_and_run_with_
         page.click("#plan-save")
     saved = tmp_path / download.value.suggested_filename
     download.value.save_as(saved)
-    steps = plans.parse(saved.read_bytes(), __import__("dashboard.explorer", fromlist=["URL_PARAMS"]).URL_PARAMS)
+    steps = plans.parse(saved.read_bytes(), URL_PARAMS)
     assert [s["notes"] for s in steps][:2] == ["eight heads: <b>not bold</b>", "one head cannot mix both clusters"]
     assert json.loads(saved.read_text())["version"] == 2
     assert page.errors == []
@@ -121,32 +125,126 @@ def test_a_plan_built_by_keys_and_clicks_is_saved_opened_elsewhere_and_run_with_
         other.close()
 
 
-def test_a_second_window_follows_the_plan_as_a_presenter_console(page, tmp_path):
-    """The projector's window steps with the clicker, in lecture mode; a second window of the page (the same
-    browser: the plan lives in its local storage) shows the current step's notes and what comes next."""
-    from dashboard.explorer import URL_PARAMS
+# A lecture of ten steps (issue 35): seven views of the explorer and three class questions, notes on each.
+LECTURE = [("view", "?tab=example&h=1", "one head: one pattern per query"),
+           ("view", "?tab=example&h=4&weights=trained", "four trained heads, two roles"),
+           ("question", {"template": "key", "head": 2, "query": 1}, "ask before the reveal"),
+           ("view", "?tab=mixing&h=1", "one head cannot mix both clusters"),
+           ("view", "?tab=mixing&h=2&seed=5", "two heads can"),
+           ("question", {"template": "sharpest", "weights": "random", "h": 8, "scale": "tau", "tau": -10}, ""),
+           ("view", "?tab=learning&h=2", "train it"),
+           ("question", {"template": "floor", "train_seed": 0}, "the line is 3/8"),
+           ("view", "?tab=clinic&bug=kq", "a bug that still learns"),
+           ("view", "?tab=example&h=8&seed=3", "eight heads")]
+PHONES = 5
+RIGHT = (True, True, True, False, False)  # what each phone answers: the truth, or a wrong choice
 
-    steps = plans.check_steps([{"kind": "view", "view": "?tab=example&h=8&seed=3", "notes": "eight heads"},
-                               {"kind": "view", "view": "?tab=mixing&h=1", "notes": "one head mixes one way"},
-                               {"kind": "view", "view": "?h=2", "notes": "two heads"}], URL_PARAMS)
-    saved = tmp_path / "plan.json"
-    saved.write_text(plans.file_text(steps), encoding="utf-8")
-    open_view(page, "?lecture=1")
-    page.set_input_files("#plan-open input[type=file]", str(saved))
-    wait_until(page, "() => document.getElementById('plan-message').textContent.includes('3 steps')")
-    notes = page.context.new_page()  # the lecturer's laptop screen, beside the projector's
-    notes.goto(page.base + "/?tab=mixing")
+
+def lecture_steps() -> list[dict]:
+    steps = [{"kind": "view", "view": what, "notes": notes} if kind == "view" else
+             {"kind": "question", **{**BASE, "timer": 0, **what}, "notes": notes} for kind, what, notes in LECTURE]
+    return plans.check_steps(steps, URL_PARAMS)
+
+
+def choose(phone, template, k):
+    label = questions.option_label(template, k)
+    choices = phone.locator("#class-choices label")
+    (choices.filter(has_text=label).first if template == "floor" else choices.get_by_text(label, exact=True)).tap()
+    phone.wait_for_selector("#class-student-feedback:has-text('Vote 1 sent')")
+
+
+def run_lecture(context, phones, base, plan) -> list:
+    """The lecture run with keys alone, from the opened plan to its end: the projector's window (the explorer,
+    lecture mode) and class mode's stage in one browser, the lecturer's notes in a second window of it, and the
+    phones. Returns what each step showed: the view's controls, or the question, its answers' summary and the
+    rows marked right."""
+    projector, notes, stage = (context.new_page() for _ in range(3))
+    students = [p.new_page() for p in phones]
+    for page in (projector, notes, stage, *students):
+        page.errors = []
+        page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+    projector.goto(base + "/?lecture=1")
+    projector.set_input_files("#plan-open input[type=file]", str(plan))
+    wait_until(projector, "() => document.getElementById('plan-message').textContent.includes('10 steps')")
+    notes.goto(base + "/?tab=mixing")
     notes.click("#plan-panel summary")
-    wait_until(notes, "() => document.getElementById('plan-console').innerText.includes('3 steps')")
-    page.bring_to_front()
-    for k, (tab, h, seed) in enumerate([("example", 8, 3), ("mixing", 1, 0), ("example", 2, 0)]):
-        page.keyboard.press("PageDown")
-        controls_are(page, tab, h, seed)
-        assert page.evaluate("() => document.documentElement.classList.contains('lecture')")  # lecture mode stays
-        wait_until(notes, "([k, n]) => document.querySelector('.plan-notes-now')?.innerText.includes(n)"
-                          " && document.getElementById('plan-console').innerText.includes(`Step ${k} of 3`)",
-                   [k + 1, steps[k]["notes"]])
+    wait_until(notes, "() => document.getElementById('plan-console').innerText.includes('10 steps')")
+    stage.goto(base + "/class")
+    stage.click("#class-start")
+    stage.wait_for_selector("#class-qr[src^='data:image/svg+xml']")
+    stage.set_input_files("#class-load-plan input[type=file]", str(plan))
+    wait_until(stage, "() => !document.getElementById('class-plan-next').disabled")
+    stage.click("#class-join")  # the join link's text: the page, not a control, has the focus
+    code = stage.inner_text("#class-code")
+    for s in students:
+        s.goto(f"{base}/class/{code}")
+    steps, shown, asked = lecture_steps(), [], 0
+    for k, step in enumerate(steps):
+        projector.bring_to_front()
+        projector.keyboard.press("PageDown")
+        wait_until(notes, "([k, n]) => document.getElementById('plan-console').innerText.includes(`Step ${k} of 10`)"
+                          " && document.querySelector('.plan-notes-now')?.innerText.includes(n)",
+                   [k + 1, step["notes"] or "no notes"])
         if k + 1 < len(steps):
-            assert steps[k + 1]["notes"] in notes.inner_text(".plan-next")
+            assert (steps[k + 1]["notes"] or "class question") in notes.inner_text(".plan-next")
+        if step["kind"] == "view":
+            want = plans.read_view(step["view"], URL_PARAMS, k)
+            controls_are(projector, want.get("tab", "example"), want.get("h", 4), want.get("seed", 0))
+            assert projector.evaluate("() => document.documentElement.classList.contains('lecture')")
+            shown.append(projector.evaluate(CONTROLS)["search"])
+            continue
+        # a question: the notes window shows it as class mode poses it; the stage's PageDown poses it
+        q = questions.question({k: v for k, v in step.items() if k not in ("kind", "notes")})[0]
+        prompt = notes.inner_text(".plan-question")
+        stage.bring_to_front()
+        stage.keyboard.press("PageDown")
+        asked += 1
+        wait_until(stage, "p => document.getElementById('class-prompt').innerText === p", prompt)
+        wrong = next(c for c in range(q["n"]) if c not in q.get("accepted", [q["truth"]]))
+        for s, right in zip(students, RIGHT):
+            s.wait_for_selector(f"#class-student-status:has-text('Question {asked} ')")
+            assert s.inner_text("#class-student-prompt") == prompt
+            # the figure the question is about, before the reveal
+            s.wait_for_selector("#class-student-figure :is(.js-plotly-plot, table)")
+            choose(s, step["template"], q["truth"] if right else wrong)
+        stage.wait_for_selector(f"#class-count:has-text('{PHONES} answered vote 1')")
+        stage.keyboard.press("r")
+        stage.wait_for_selector("#class-results table.class-bars")
+        shown.append((prompt, stage.inner_text("#class-results .class-summary"),
+                      stage.eval_on_selector("#class-results table.class-bars",
+                                             "t => [...t.querySelectorAll('tr.truth th')].map(e => e.innerText)")))
+        for s, right in zip(students, RIGHT):
+            s.wait_for_selector("#class-student-result:has-text('The answer')")
+            assert s.inner_text("#class-student-result").endswith("Well predicted!") == right
+    wait_until(notes, "() => document.getElementById('plan-console').innerText.includes('The plan ends here.')")
     assert notes.evaluate("() => new URLSearchParams(location.search).get('tab')") == "mixing"  # it stays put
-    assert page.errors == []
+    assert [p.errors for p in (projector, notes, stage, *students)] == [[]] * (3 + PHONES)
+    return shown, notes
+
+
+def test_a_ten_step_lecture_runs_by_keys_with_a_projector_notes_and_five_phones_saved_and_run_again(browser,
+                                                                                                     app_url,
+                                                                                                     tmp_path):
+    """Issue 35's lecture, end to end: a plan of ten steps (views and class questions) is opened, run with keys
+    alone (PageDown for the next step in the explorer and on class mode's stage, R for the reveal) on a 1920 x
+    1080 projector with the notes in a second window and five phones answering, saved from the page, opened in a
+    new browser and run again with the same result."""
+    trainer.training_runs(0)  # the floor question's truth, here
+    plan = tmp_path / "lecture.json"
+    plan.write_text(plans.file_text(lecture_steps()), encoding="utf-8")
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+              for _ in range(PHONES)]
+    first = browser.new_context(viewport={"width": 1920, "height": 1080})
+    again = browser.new_context(viewport={"width": 1920, "height": 1080})
+    try:
+        shown, notes = run_lecture(first, phones, app_url, plan)
+        assert all("The class: 3 of 5 answers right (60%)." in s[1] for s in shown if isinstance(s, tuple))
+        with notes.expect_download() as download:  # saved from the lecturer's window
+            notes.click("#plan-save")
+        saved = tmp_path / "saved.json"
+        download.value.save_as(saved)
+        assert json.loads(saved.read_text())["steps"] == lecture_steps()
+        assert run_lecture(again, phones, app_url, saved)[0] == shown  # nothing in its storage but the file
+    finally:
+        for context in (first, again, *phones):
+            context.close()

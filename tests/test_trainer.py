@@ -61,6 +61,7 @@ def test_a_dead_trainer_is_replaced_on_the_next_request():
     assert trainer.health() == "ok" and child_pid() != old and not alive(old)
 
 
+@pytest.mark.slow  # a process test: it waits for the child, behind whatever training other tests queued there
 def test_other_work_runs_off_the_request_path_once():
     """The bug clinic's training (checks.learning_losses) goes through off_request: run in the child, then kept."""
     import numpy as np
