@@ -103,6 +103,36 @@ def test_token_views_colour_three_clusters_and_show_X():
     assert within < between
 
 
+def separation(P: np.ndarray, cluster: np.ndarray) -> float:
+    """The closest two clusters' centres apart, over a token's mean distance from its own centre."""
+    m = np.array([P[cluster == c].mean(0) for c in range(3)])
+    within = np.mean([np.linalg.norm(P[cluster == c] - m[c], axis=1).mean() for c in range(3)])
+    return min(np.linalg.norm(m[a] - m[b]) for a in range(3) for b in range(a + 1, 3)) / within
+
+
+@pytest.mark.parametrize("size", [2, 4, 16])
+def test_a_phone_s_tokens_lie_in_the_plane_of_the_clusters_centres_where_the_trained_input_s_clusters_part(size):
+    """Issue 35: on a phone, the tokens of the learning lab's input (trained weights) overlapped in the principal
+    plane; in the plane through the clusters' centres, the centres keep their distances, and the clusters part."""
+    from dashboard.classmode import pictures
+    from dashboard.state import tokens
+
+    X, cluster = tokens("trained", 0, size)
+    fig = pictures.question_example({"template": "key", "weights": "trained", "seed": 0, "size": size})[0].figure
+    P = np.concatenate([np.stack([decode(t["x"]), decode(t["y"])], 1) for t in fig["data"]])
+    order = np.concatenate([np.flatnonzero(cluster == c) for c in range(3)])
+    np.testing.assert_allclose(P, example.centres_plane(X, cluster)[order], atol=1e-6)
+    m = np.array([X[cluster == c].mean(0) for c in range(3)])
+    pm = np.array([P[cluster[order] == c].mean(0) for c in range(3)])
+    for a, b in ((0, 1), (0, 2), (1, 2)):  # the centres' true distances, kept
+        assert np.linalg.norm(pm[a] - pm[b]) == pytest.approx(np.linalg.norm(m[a] - m[b]), rel=1e-6)
+    Xc = X - X.mean(0)
+    principal = Xc @ np.linalg.svd(Xc, full_matrices=False)[2][:2].T
+    if size == 4:  # the lecturer's example: overlapping in the principal plane, apart in this one
+        assert separation(principal, cluster) < 1 < separation(example.centres_plane(X, cluster), cluster)
+    assert fig["layout"]["xaxis"]["title"]["text"] == "from cluster 1's centre to cluster 2's"
+
+
 @pytest.mark.parametrize("h", HEAD_CHOICES)
 def test_block_views_outline_h_blocks(h):
     r = attention(h)

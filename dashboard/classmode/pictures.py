@@ -36,7 +36,7 @@ def graph(figure: dict, text: str) -> list:
 @i18n.lru_cache(maxsize=64)
 def _tokens_figure(weights: str, seed: int, size: int) -> dict:
     X, cluster = tokens(weights, seed, size)
-    fig = example_fig.token_views(X, cluster)
+    fig = example_fig.token_views(X, cluster, centres=True)
     layout = {k: v for k, v in fig["layout"].items() if k not in ("xaxis2", "yaxis2")}
     layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]}, yaxis={**layout["yaxis"], "domain": [0, 1]},
                   annotations=[{**layout["annotations"][0], "x": 0.5, "y": 1}])
@@ -76,10 +76,10 @@ def question_example(q: dict) -> list:
         return [weights_and_lengths(explain.influence(result, ex.W_O), result.A, q["query_index"])]
     if q["weights"] == "trained":
         text = _("The {n} tokens of an input of the learning lab's task, each a point numbered by its index, in the "
-                 "plane of X's first two principal directions, coloured and shaped by cluster.")
+                 "plane through the three clusters' centres, coloured and shaped by cluster.")
     else:
-        text = _("The {n} tokens of seed {seed}, each a point numbered by its index, in the plane of X's first two "
-                 "principal directions, coloured and shaped by cluster.")
+        text = _("The {n} tokens of seed {seed}, each a point numbered by its index, in the plane through the three "
+                 "clusters' centres, coloured and shaped by cluster.")
     return graph(_tokens_figure(q["weights"], q["seed"], q["size"]), text.format(n=3 * q["size"], seed=q["seed"]))
 
 

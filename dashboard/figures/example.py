@@ -150,12 +150,22 @@ def focus_planes(traces: list[dict], focus: int | None) -> list[dict]:
             for i, t in enumerate(traces)]
 
 
-def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) -> dict:
-    """Left: the tokens projected on their two principal directions, coloured and marked by cluster.
-    Right: X itself as an n x d heatmap."""
+def centres_plane(X: np.ndarray, cluster: np.ndarray) -> np.ndarray:
+    """(n, d) tokens, (n,) cluster of each (three clusters) -> (n, 2): the tokens in the plane through the three
+    clusters' centres, x along the line from cluster 1's centre to cluster 2's, y at right angles towards cluster
+    3's. The centres keep their true distances, so clusters that overlap in the principal plane (the learning
+    lab's noisy inputs) stand apart here."""
+    m = np.array([X[cluster == c].mean(axis=0) for c in range(3)])
+    u = (m[1] - m[0]) / np.linalg.norm(m[1] - m[0])
+    v = m[2] - m[0] - (m[2] - m[0]) @ u * u
+    return (X - X.mean(axis=0)) @ np.stack([u, v / np.linalg.norm(v)], axis=1)
+
+
+def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP, centres: bool = False) -> dict:
+    """Left: the tokens projected on their two principal directions (or with `centres`, on the plane through the
+    clusters' centres: centres_plane), coloured and marked by cluster. Right: X itself as an n x d heatmap."""
     Xc = X - X.mean(axis=0)
-    Vt = np.linalg.svd(Xc, full_matrices=False)[2]
-    P2 = Xc @ Vt[:2].T  # (n, 2)
+    P2 = centres_plane(X, cluster) if centres else Xc @ np.linalg.svd(Xc, full_matrices=False)[2][:2].T  # (n, 2)
     data = []
     for c in np.unique(cluster):
         rows = np.flatnonzero(cluster == c)
@@ -207,9 +217,11 @@ def token_views(X: np.ndarray, cluster: np.ndarray, display: Display = DESKTOP) 
         height=top + plot_px + bottom,
         legend={"orientation": "h", "x": 0, "y": legend_y, "yanchor": "top", "font": {"size": fs}},
         margin={"l": 60, "r": 10, "t": top, "b": bottom},
-        xaxis={"domain": x1, "title": {"text": _("1st principal direction")}, "zeroline": False, "gridcolor": GRID,
+        xaxis={"domain": x1, "title": {"text": _("from cluster 1's centre to cluster 2's") if centres else
+                                       _("1st principal direction")}, "zeroline": False, "gridcolor": GRID,
                "tickfont": {"size": tick}},
-        yaxis={"domain": y1, "title": {"text": _("2nd principal direction")}, "zeroline": False, "scaleanchor": "x",
+        yaxis={"domain": y1, "title": {"text": _("towards cluster 3's centre") if centres else
+                                       _("2nd principal direction")}, "zeroline": False, "scaleanchor": "x",
                "gridcolor": GRID, "automargin": True, "tickfont": {"size": tick}},  # the title clears the ticks
         xaxis2={"domain": x2, "anchor": "y2", "title": {"text": _("feature")}, "dtick": 1, "showgrid": False,
                 "tickfont": {"size": tick}},
