@@ -18,29 +18,29 @@
     if (on) button.focus();
   }
 
-  // A presented figure is as tall as the screen, not as the figure the server drew for its place in the page.
-  // Leaving gives it back the height of the figure Dash holds (gd.layout, Plotly's public copy of it).
+  // A presented figure is as tall as the screen and as wide as the frame (Plotly measures its box only as it draws,
+  // and presenting in lecture mode draws nothing: the cube stayed 1013 px wide in 1873). Leaving gives it back the
+  // height of the figure Dash holds (gd.layout, Plotly's public copy of it), and its box's width.
   function fitHeight(gd) {
     if (!gd || !gd.layout) return;
-    const fitted = presented && presented.contains(gd);
-    if (!fitted) {
+    if (!presented || !presented.contains(gd)) {
       const own = gd.dataset.figureHeight;
-      delete gd.dataset.figureHeight;
-      delete gd.dataset.fittedHeight;
+      ["figureHeight", "fittedHeight"].forEach((name) => delete gd.dataset[name]);
       // back to the figure's own height, or to its box's (the cube has none of its own)
-      if (own !== undefined && gd.layout.height !== Number(own)) Plotly.relayout(gd, { height: Number(own) || null });
+      if (own !== undefined) Plotly.relayout(gd, { height: Number(own) || null, width: null });
       return;
     }
     const box = getComputedStyle(presented), graph = getComputedStyle(gd.parentElement);
     const height = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
       - parseFloat(graph.paddingTop));
-    if (gd.layout.height === height) return;
+    const width = Math.floor(gd.parentElement.clientWidth - parseFloat(graph.paddingLeft) - parseFloat(graph.paddingRight));
+    if (gd.layout.height === height && gd.layout.width === width) return;
     // a height other than the one set here is Dash's drawing for the page: the one to give back on leaving
     if (gd.layout.height !== Number(gd.dataset.fittedHeight)) {
       gd.dataset.figureHeight = gd.layout.height ?? Math.round(gd.getBoundingClientRect().height);  // as drawn
     }
     gd.dataset.fittedHeight = height;
-    Plotly.relayout(gd, { height });
+    Plotly.relayout(gd, { height, width });
   }
 
   // The figure frame nearest the middle of the screen, in the shown tab.
