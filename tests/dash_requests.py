@@ -22,6 +22,7 @@ from dashboard import limits
 from dashboard.explorer import clinic_controls, example
 from dashboard.explorer.ui import near_id
 from dashboard.explorer.controls import CELL, MODEL
+from dashboard.explorer.ids import AFTER_HEATMAPS
 from dashboard.wiring import LANGUAGE
 
 LEARNING_STEP = limits.TRAINING_STEPS[-1]
@@ -204,7 +205,14 @@ def layout_values() -> dict:
                     values[(c.id, prop)] = getattr(c, prop)
     for store in MODEL.values():
         values[(store.id, "data")] = {name: values[where] for name, where in store.fields.items()}
+    for passed, store in PASSED_ON.items():
+        values[(passed, "data")] = values[(store, "data")]
     return values
+
+
+# A store a server callback fills with its tab store's data (explorer/example.pass_on): the callbacks that read it
+# follow that tab's changes of the model, a round trip later
+PASSED_ON = {AFTER_HEATMAPS: MODEL["example"].id}
 
 
 def default_values(key: str) -> dict:
@@ -244,9 +252,9 @@ def key_of_function(function) -> str:
 
 
 def store_of(key: str) -> str | None:
-    """The id of the tab store a server callback reads as an input, if any."""
+    """The id of the tab store a server callback reads as an input, if any (directly, or as PASSED_ON)."""
     entry, stores = callback_map()[key], {s.id for s in MODEL.values()}
-    found = [p["id"] for p in entry["inputs"] if p["id"] in stores]
+    found = [PASSED_ON.get(p["id"], p["id"]) for p in entry["inputs"] if p["id"] in stores | PASSED_ON.keys()]
     return found[0] if found and isinstance(entry["inputs_state_indices"], dict) else None
 
 
@@ -352,8 +360,15 @@ def change_of_model(h=8, seed=3, tab="example", **controls) -> list[dict]:
     scrolled through it: each callback that reads the tab's store (the rest at the page's defaults), and the
     model bar's scale text."""
     shared = heads_store(h) if tab == "learning" else model(h, seed, **controls)
-    return [request(key, {**default_values(key), "shared": shared}, STORE[tab]) for key in callback_map()
+    return [request(key, {**default_values(key), "shared": shared}, fired_by(key, tab)) for key in callback_map()
             if store_of(key) == MODEL[tab].id] + [scale_text_body(h, seed, **controls)]
+
+
+def fired_by(key: str, tab: str) -> list[Input]:
+    """The input a change of `tab`'s model fires in the callback `key`: the tab's store, or the store that passes
+    it on (PASSED_ON), a round trip later."""
+    read = {p["id"] for p in callback_map()[key]["inputs"]}
+    return [Input(store, "data") for store in PASSED_ON if store in read] or STORE[tab]
 
 
 def change_of_heads(h, seed, tab="example") -> list[dict]:

@@ -16,16 +16,16 @@ from dash.exceptions import PreventUpdate
 from dashboard import limits, trainer
 from dashboard.attention import multi_head_attention, worked_example
 from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, equivariance, example, forms, forward,
-                                influence, layout, mixing, selection)
+                                influence, layout, mixing, selection, summary)
 from dashboard.explorer.clinic_controls import Layers
 from dashboard.explorer.controls import CELL, MODEL, Cell, HeadsView, ModelView
-from dashboard.explorer.ids import SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
+from dashboard.explorer.ids import AFTER_HEATMAPS, SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
 from dashboard.explorer.trained import Shown
 from dashboard.explorer.ui import near_id
 from dashboard.state import Setting
 from tests.dash_requests import (CLICK, STORE, callback_map, cell, change_of_heads, click_on_cell, default_values,
-                                 explorer_app, heads_store, key_of_function, layers, model, names, request,
-                                 store_of, view_callbacks)
+                                 explorer_app, heads_store, key_of_function, layers, model, names, ports,
+                                 request, store_of, view_callbacks)
 from tests.util import decode, fire, patch_assignments
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,6 +219,23 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
     assert "A⁽⁶⁾[3, 9]" in str(panel) and f"= {A[5, 3, 9]:.3f}" in str(panel)
     # a head that h no longer has (head 6 at h = 4): no outline, nothing redrawn
     assert outline_of(fire(example.update_heatmaps, CLICK, shared=model(4, 0), cell=C)) == []
+
+
+def test_the_drill_down_and_the_summary_ask_a_round_trip_after_a_change_of_the_model():
+    """They read the controls a server callback passes on after the tab's store changed (AFTER_HEATMAPS), so their
+    new tables reach the page a round trip after the heatmaps' figure, not with it; a click asks for the drill-down at
+    once, since it reads the cell itself."""
+    for function in (drilldown.update_drilldown, summary.update_summary):
+        key = key_of_function(function)
+        assert ports(key)[names(key)["shared"]] == (AFTER_HEATMAPS, "data"), key
+    assert set(names(key_of_function(drilldown.update_drilldown))["cell"]) == set(CELL)
+    passing = key_of_function(example.pass_on)
+    assert [ports(passing)[i] for i in names(passing).values()] == [(MODEL["example"].id, "data")]
+    W = model(8, 0)
+    assert fire(example.pass_on, shared=W) == W
+    for forged in forged_stores(W):
+        with pytest.raises(PreventUpdate):
+            fire(example.pass_on, shared=forged)
 
 
 @pytest.mark.parametrize("changed", [STORE["example"], STORE["example"] + CLICK, None], ids=["store", "both", "all"])

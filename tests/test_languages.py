@@ -227,7 +227,8 @@ def test_every_live_answer_is_in_the_page_s_language(lang):
 
     trainer.training_runs(0)  # the learning lab's default seed, which its views draw once it is ready
     with i18n.use(lang):
-        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()]
+        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()
+                   if c.key.startswith("..") or c.key.rsplit(".", 1)[1] not in SILENT]  # a store's data holds no words
     assert english_left(strings(answers)) == []
 
 
@@ -307,7 +308,8 @@ def test_chinese_live_answers_and_lists_use_full_width_punctuation():
 
     trainer.training_runs(0)
     with i18n.use("zh-CN"):
-        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()]
+        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()
+                   if c.key.startswith("..") or c.key.rsplit(".", 1)[1] not in SILENT]  # a store's data holds no words
         heads = summary.heads_named([2, 4])
     texts = [re.sub(r"<[^>]+>", " ", t) for t in strings(answers)]
     assert [t for t in texts if ASCII_IN_CHINESE.search(t)] == []

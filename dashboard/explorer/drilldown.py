@@ -8,7 +8,7 @@ query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their
 from __future__ import annotations
 
 import numpy as np
-from dash import Output, html
+from dash import Input, Output, html
 
 from .. import attention as core
 from .. import explain, limits
@@ -16,8 +16,8 @@ from ..i18n import _
 from ..state import model
 from ..tables import explanation
 from ..urls import url_param
-from .controls import CELL, DEFAULT_CELL, MODEL, Cell, ModelView
-from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY
+from .controls import CELL, DEFAULT_CELL, Cell, ModelView
+from .ids import AFTER_HEATMAPS, SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
 from .ui import alert, cell_inputs, live_html
 from .wiring import callback
@@ -42,7 +42,7 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "children"), inputs=dict(shared=MODEL["example"].input, cell=CELL),
+@callback(Output(DRILLDOWN, "children"), inputs=dict(shared=Input(AFTER_HEATMAPS, "data"), cell=CELL),
           prevent_initial_call=True)
 def update_drilldown(shared, cell):
     s = ModelView.parse(shared).setting

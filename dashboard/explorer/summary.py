@@ -4,13 +4,14 @@ a token attends to its own cluster, with a one-line reading that is also the tab
 from __future__ import annotations
 
 import numpy as np
-from dash import Output, html
+from dash import Input, Output, html
 
 from .. import attention as core
 from .. import explain, figures, margins
 from ..i18n import _, format_list, ngettext, sentences
 from ..state import model
-from .controls import MODEL, ModelView
+from .controls import ModelView
+from .ids import AFTER_HEATMAPS
 from .wiring import callback
 
 SUMMARY = "head-summary"
@@ -20,7 +21,7 @@ def layout() -> html.Div:
     return html.Div(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "children"), inputs=dict(shared=MODEL["example"].input), prevent_initial_call=True)
+@callback(Output(SUMMARY, "children"), inputs=dict(shared=Input(AFTER_HEATMAPS, "data")), prevent_initial_call=True)
 def update_summary(shared):
     s = ModelView.parse(shared).setting
     ex, r = model(s)
