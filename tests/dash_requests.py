@@ -22,7 +22,7 @@ from dashboard import limits
 from dashboard.explorer import clinic_controls, example
 from dashboard.explorer.ui import near_id
 from dashboard.explorer.controls import CELL, MODEL
-from dashboard.explorer.ids import AFTER_HEATMAPS
+from dashboard.explorer.ids import MODEL_LATER
 from dashboard.wiring import LANGUAGE
 
 LEARNING_STEP = limits.TRAINING_STEPS[-1]
@@ -210,9 +210,9 @@ def layout_values() -> dict:
     return values
 
 
-# A store a server callback fills with its tab store's data (explorer/example.pass_on): the callbacks that read it
+# A store a server callback fills with its tab store's data (explorer/example.relay_model): the callbacks that read it
 # follow that tab's changes of the model, a round trip later
-PASSED_ON = {AFTER_HEATMAPS: MODEL["example"].id}
+PASSED_ON = {MODEL_LATER: MODEL["example"].id}
 
 
 def default_values(key: str) -> dict:

@@ -19,7 +19,7 @@ from dashboard.explorer import (clinic, clinic_controls, controls, drilldown, eq
                                 influence, layout, mixing, selection, summary)
 from dashboard.explorer.clinic_controls import Layers
 from dashboard.explorer.controls import CELL, MODEL, Cell, HeadsView, ModelView
-from dashboard.explorer.ids import AFTER_HEATMAPS, SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
+from dashboard.explorer.ids import MODEL_LATER, SCALE, SEED, SIZE, TAU, WEIGHTS, section_id
 from dashboard.explorer.trained import Shown
 from dashboard.explorer.ui import near_id
 from dashboard.state import Setting
@@ -222,20 +222,27 @@ def test_a_click_on_the_worked_example_patches_only_the_outlines():
 
 
 def test_the_drill_down_and_the_summary_ask_a_round_trip_after_a_change_of_the_model():
-    """They read the controls a server callback passes on after the tab's store changed (AFTER_HEATMAPS), so their
-    new tables reach the page a round trip after the heatmaps' figure, not with it; a click asks for the drill-down at
-    once, since it reads the cell itself."""
-    for function in (drilldown.update_drilldown, summary.update_summary):
-        key = key_of_function(function)
-        assert ports(key)[names(key)["shared"]] == (AFTER_HEATMAPS, "data"), key
-    assert set(names(key_of_function(drilldown.update_drilldown))["cell"]) == set(CELL)
-    passing = key_of_function(example.pass_on)
-    assert [ports(passing)[i] for i in names(passing).values()] == [(MODEL["example"].id, "data")]
+    """They are asked for their tables when the controls a server callback copies from the tab's store arrive
+    (MODEL_LATER), so their new components reach the page a round trip after the heatmaps' figure, not with it. A click
+    asks for the drill-down at once (it reads the cell itself), and it draws the tab's store as it is: while that holds
+    no valid setting (a seed out of range), a click is refused there as on the heatmaps."""
+    drill, summary_key = key_of_function(drilldown.update_drilldown), key_of_function(summary.update_summary)
+    later = (MODEL_LATER, "data")
+    assert ports(drill)[names(drill)["later"]] == ports(summary_key)[names(summary_key)["shared"]] == later
+    assert ports(drill)[names(drill)["shared"]] == (MODEL["example"].id, "data")  # a State: it fires nothing
+    read = {p["id"] for key in (drill, summary_key) for p in callback_map()[key]["inputs"]}
+    assert MODEL["example"].id not in read
+    assert {name: ports(drill)[i] for name, i in names(drill)["cell"].items()} == \
+        {name: (i.component_id, i.component_property) for name, i in CELL.items()}
+    relay = key_of_function(example.relay_model)
+    assert [ports(relay)[i] for i in names(relay).values()] == [(MODEL["example"].id, "data")]
     W = model(8, 0)
-    assert fire(example.pass_on, shared=W) == W
+    assert fire(example.relay_model, shared=W) == W
     for forged in forged_stores(W):
         with pytest.raises(PreventUpdate):
-            fire(example.pass_on, shared=forged)
+            fire(example.relay_model, shared=forged)
+        with pytest.raises(PreventUpdate):  # a click while the store holds no valid setting
+            fire(drilldown.update_drilldown, CLICK, shared=forged, cell=cell(1, 0, 1), later=W)
 
 
 @pytest.mark.parametrize("changed", [STORE["example"], STORE["example"] + CLICK, None], ids=["store", "both", "all"])

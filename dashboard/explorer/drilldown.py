@@ -8,7 +8,7 @@ query r and key j; this panel then shows x_r and x_j, q_r^(i) and k_j^(i), their
 from __future__ import annotations
 
 import numpy as np
-from dash import Input, Output, html
+from dash import Input, Output, State, html
 
 from .. import attention as core
 from .. import explain, limits
@@ -16,8 +16,8 @@ from ..i18n import _
 from ..state import model
 from ..tables import explanation
 from ..urls import url_param
-from .controls import CELL, DEFAULT_CELL, Cell, ModelView
-from .ids import AFTER_HEATMAPS, SEL_HEAD, SEL_KEY, SEL_QUERY
+from .controls import CELL, DEFAULT_CELL, MODEL, Cell, ModelView
+from .ids import MODEL_LATER, SEL_HEAD, SEL_KEY, SEL_QUERY
 from .influence_tables import cell_table
 from .ui import alert, cell_inputs, live_html
 from .wiring import callback
@@ -42,9 +42,11 @@ def layout() -> html.Div:
     )
 
 
-@callback(Output(DRILLDOWN, "children"), inputs=dict(shared=Input(AFTER_HEATMAPS, "data"), cell=CELL),
-          prevent_initial_call=True)
-def update_drilldown(shared, cell):
+# Asked for a round trip after a change of the model (MODEL_LATER, explorer/example.py) or at a click; it draws the
+# tab's store as it is now, so while that holds no valid setting (a seed out of range) it refuses, as the heatmaps do
+@callback(Output(DRILLDOWN, "children"), inputs=dict(later=Input(MODEL_LATER, "data"), cell=CELL),
+          state=dict(shared=State(MODEL["example"].id, "data")), prevent_initial_call=True)
+def update_drilldown(shared, cell, later=None):
     s = ModelView.parse(shared).setting
     selected, message = limits.cell(*Cell(**cell), s.h, s.n)
     if selected is None:

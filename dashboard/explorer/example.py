@@ -14,7 +14,7 @@ from ..i18n import N_, _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import drilldown, forms, forward, influence, predict, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
-from .ids import AFTER_HEATMAPS, HEATMAPS, section_id
+from .ids import HEATMAPS, MODEL_LATER, section_id
 from .presenter import present_button
 from .ui import (DRAWN, NEAR_KEPT, came_near, follow_h, graph, head_buttons, markdown, near_button, near_id, near_outputs,
                  text_beside_view, waiting)
@@ -49,7 +49,7 @@ def layout() -> html.Section:
             html.P(id=WORKED_TEXT, className="prose live-text"),
             predict.store(),
             graph(HEATMAPS, className="mb-2"),
-            dcc.Store(id=AFTER_HEATMAPS),
+            dcc.Store(id=MODEL_LATER),
             predict.hides([summary.layout(), drilldown.layout(), influence.layout()], 1),
             text_beside_view(
                 ["cube"],
@@ -120,13 +120,14 @@ def update_heatmaps(shared, cell, hidden=None):
     return predict.on_grid(selected, hidden, view.setting, heatmap_figure(view.setting, view.display))
 
 
-# The drill-down and the summary ask for their tables a round trip after a change of the model (AFTER_HEATMAPS), not
+# The drill-down and the summary ask for their tables a round trip after a change of the model (MODEL_LATER), not
 # with the heatmaps: their 200 or so new components, applied with the heatmaps' answer, held its draw back. Measured
 # after a change of h 2 -> 8 scrolled to the heatmaps (2026-12-07, a trace of one change): Plotly began to draw the
-# heatmaps 0.93 to 1.52 s after the click when the three answered together, 0.45 to 0.68 s with the two a round trip
-# later. A click asks for the drill-down at once: it does not change the model.
-@callback(Output(AFTER_HEATMAPS, "data"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
-def pass_on(shared):
+# heatmaps 0.93 to 1.52 s after the click when the three answered together, 0.45 to 0.71 s with the two a round trip
+# later. Later, not after the heatmaps: a setting not yet cached may still be computing. A click asks for the
+# drill-down at once: it does not change the model.
+@callback(Output(MODEL_LATER, "data"), inputs=dict(shared=MODEL_STORE.input), prevent_initial_call=True)
+def relay_model(shared):
     """The tab's controls as they are, once checked (a forged store passes nothing on)."""
     ModelView.parse(shared)
     return shared

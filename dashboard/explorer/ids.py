@@ -13,10 +13,11 @@ SIZE = "size"  # tokens per cluster
 SCALE = "scale"  # which softmax scale: limits.SCALES
 TAU = "tau"  # the temperature's slider position
 WEIGHTS = "weights"  # the example's weights: limits.WEIGHTS
-HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps: the drill-down and the summary draw with them
-# The worked example's controls, passed on by a server callback after its tab store changed: the drill-down and the
-# summary read them here, so they ask for their tables a round trip after the heatmaps (explorer/example.py)
-AFTER_HEATMAPS = "after-heatmaps"
+HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps
+# The worked example's controls a round trip after its tab store changed (a server callback copies them,
+# explorer/example.relay_model): the drill-down and the summary are asked for their tables then, not with the
+# heatmaps' figure
+MODEL_LATER = "example-model-later"
 FORMS = "bilinear-forms"  # the bilinear forms, above the logits: the first grid a click can select a cell on
 INFLUENCE = "influence"  # each head's influence N^(i), below the drill-down: the last grid a click can select on
 SECTION_PREFIX = "section-"

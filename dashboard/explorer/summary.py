@@ -11,7 +11,7 @@ from .. import explain, figures, margins
 from ..i18n import _, format_list, ngettext, sentences
 from ..state import model
 from .controls import ModelView
-from .ids import AFTER_HEATMAPS
+from .ids import MODEL_LATER
 from .wiring import callback
 
 SUMMARY = "head-summary"
@@ -21,7 +21,7 @@ def layout() -> html.Div:
     return html.Div(id=SUMMARY, className="head-summary mb-3")
 
 
-@callback(Output(SUMMARY, "children"), inputs=dict(shared=Input(AFTER_HEATMAPS, "data")), prevent_initial_call=True)
+@callback(Output(SUMMARY, "children"), inputs=dict(shared=Input(MODEL_LATER, "data")), prevent_initial_call=True)
 def update_summary(shared):
     s = ModelView.parse(shared).setting
     ex, r = model(s)
