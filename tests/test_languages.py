@@ -220,6 +220,13 @@ def test_the_pages_hold_no_english(lang):
     assert english_left(texts) == []
 
 
+def live_answers() -> list:
+    """Every view's server callback at the page's defaults, in the language in use; not the controls a callback
+    copies from one store to another (PASSED_ON), which hold no words."""
+    return [fire(c.function, **default_values(c.key)) for c in view_callbacks()
+            if c.key.rsplit(".", 1)[0] not in PASSED_ON]
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_every_live_answer_is_in_the_page_s_language(lang):
     """Every view's server callback at the page's defaults, in a page in `lang`: figures, sentences, tables."""
@@ -227,8 +234,7 @@ def test_every_live_answer_is_in_the_page_s_language(lang):
 
     trainer.training_runs(0)  # the learning lab's default seed, which its views draw once it is ready
     with i18n.use(lang):
-        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()
-                   if c.key.rsplit(".", 1)[0] not in PASSED_ON]  # the controls copied from a store: no words
+        answers = live_answers()
     assert english_left(strings(answers)) == []
 
 
@@ -308,8 +314,7 @@ def test_chinese_live_answers_and_lists_use_full_width_punctuation():
 
     trainer.training_runs(0)
     with i18n.use("zh-CN"):
-        answers = [fire(c.function, **default_values(c.key)) for c in view_callbacks()
-                   if c.key.rsplit(".", 1)[0] not in PASSED_ON]  # the controls copied from a store: no words
+        answers = live_answers()
         heads = summary.heads_named([2, 4])
     texts = [re.sub(r"<[^>]+>", " ", t) for t in strings(answers)]
     assert [t for t in texts if ASCII_IN_CHINESE.search(t)] == []
