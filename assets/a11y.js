@@ -44,8 +44,7 @@
       const z = plane(t) ? cellRows(Array.from(t.intensity).filter((_, c) => c % 4 === 0), t.meta.cells)
         : Array.from(t.z, (row) => Array.from(row));
       const name = (plane(t) ? t.name : titles[k]) || window.pageMessage("panel", { k: k + 1 });
-      const flat = z.flat();
-      const max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;
+      const flat = z.flat(), max = Math.max(...flat), at = flat.indexOf(max), n = z[0].length;
       const rowName = t.type === "heatmap" ? axisTitle(layout, t.yaxis, window.pageMessage("row")) : window.pageMessage("queryR");
       const colName = t.type === "heatmap" ? axisTitle(layout, t.xaxis, window.pageMessage("column")) : window.pageMessage("keyJ");
       const rows = t.type === "heatmap" ? labels(layout, t.yaxis, z.length) : z.map((_, r) => String(r));
@@ -54,10 +53,9 @@
         max: fmt(max), rowName, row: rows[Math.floor(at / n)], colName, col: cols[at % n] }));
       box.appendChild(table(name, rows, cols, z, rowName, colName));
     });
-    const reading = document.createElement("p");
     const clause = (first, second) => (first ? window.pageMessage("clauses", { first, second }) : second);
-    reading.textContent = window.pageMessage("figureEnd", { readings: (parts.length ? parts : titles).reduce(clause, "") });
-    box.prepend(reading);
+    const readings = (parts.length ? parts : titles).reduce(clause, "");
+    box.prepend(Object.assign(document.createElement("p"), { textContent: window.pageMessage("figureEnd", { readings }) }));
     return box;
   }
 

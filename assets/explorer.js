@@ -7,12 +7,15 @@
   const context = () => window.dash_clientside.callback_context;
 
   // The presenter view (dashboard/explorer/presenter.py): one figure's frame alone, full screen, in lecture mode.
-  let presented = null;
-  let lectureBefore = false;
+  let presented = null, lectureBefore = false;
+  let pending = "";  // a graph the URL presents (?present=), not drawn yet: init's observer presents it once it is
+  const frameOf = (graph) => (graph && document.getElementById(graph)?.closest(".figure-frame")) || null;
+  const graphOf = (frame) => frame?.querySelector(".dash-graph")?.id || "";
 
   function mark(frame, on) {
     const button = frame.querySelector(".present-button");
     frame.classList.toggle("presented", on);
+    document.documentElement.classList.toggle("presenting", on);
     button.setAttribute("aria-pressed", String(on));
     button.textContent = window.pageMessage(on ? "leave" : "present");
     if (on) button.focus();
@@ -22,7 +25,7 @@
   // and presenting in lecture mode draws nothing: the cube stayed 1013 px wide in 1873). Leaving gives it back the
   // height of the figure Dash holds (gd.layout, Plotly's public copy of it), and its box's width.
   function fitHeight(gd) {
-    if (!gd || !gd.layout) return;
+    if (!gd || !gd.layout || !gd.isConnected) return;  // a frame another tab's view took the place of
     if (!presented || !presented.contains(gd)) {
       const own = gd.dataset.figureHeight;
       ["figureHeight", "fittedHeight"].forEach((name) => delete gd.dataset[name]);
@@ -51,20 +54,19 @@
     return frames.sort((a, b) => distance(a) - distance(b))[0] || null;
   }
 
-  // Shows `frame` alone (null: none), and says what lecture mode becomes.
-  function present(frame, lecture) {
+  // Shows `frame` alone (null: none), and says what lecture mode becomes. The figure left gets its size back if its
+  // view stays (`tab` shown, ids.section_id): a plan's next view on another tab takes it away, Plotly cannot draw it.
+  function present(frame, lecture, tab) {
     const left = presented;
     if (left) {
       mark(left, false);
-      document.documentElement.classList.remove("presenting");
       presented = null;
-      fitHeight(left.querySelector(".js-plotly-plot"));
+      if (document.getElementById("section-" + tab)?.contains(left)) fitHeight(left.querySelector(".js-plotly-plot"));
     }
     if (!frame || frame === left) return left ? lectureBefore : no();
     lectureBefore = lecture === true;
     presented = frame;
     mark(frame, true);
-    document.documentElement.classList.add("presenting");
     const gd = frame.querySelector(".js-plotly-plot");
     if (gd && !gd.dataset.fits) {  // every later draw of this graph (a new h, lecture mode) is fitted too
       gd.dataset.fits = "1";
@@ -76,12 +78,11 @@
 
   // The URL for `values` (the controls', in config.url's order), from the URL `search`.
   function urlFor(search, values, config) {
-    const params = config.url;
-    const value = (key) => values[params.findIndex((p) => p.key === key)];
+    const value = (key) => values[config.url.findIndex((p) => p.key === key)];
     const before = new URLSearchParams(search || "");
     const q = new URLSearchParams();
     config.keepParams.forEach((key) => before.has(key) && q.set(key, before.get(key)));  // ?lang=: the page's
-    params.forEach((p, i) => {
+    config.url.forEach((p, i) => {
       if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
         const text = rules().writeParam(p, values[i]);
         const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
@@ -101,8 +102,7 @@
     });
     document.addEventListener("keydown", (event) => {
       if (event.key === "Tab") pointed = null;  // the keyboard moves on: what it reaches keeps its arrows
-      const id = rules().shortcutButton(config.presenter.keys, event, pointed);
-      const button = id && document.getElementById(id);
+      const button = document.getElementById(rules().shortcutButton(config.presenter.keys, event, pointed) || "");
       if (!button) return;
       event.preventDefault();  // a focused radio's arrows would change it too
       button.click();
@@ -117,6 +117,10 @@
       if (e.isIntersecting && !button.disabled) button.click();
     }), { rootMargin: "100% 0px" });
     new MutationObserver((changes) => {
+      if (pending && frameOf(pending)?.querySelector(".js-plotly-plot")) {  // the URL's figure, drawn now
+        present(frameOf(pending), document.documentElement.classList.contains("lecture"));
+        pending = "";
+      }
       changes.filter((c) => c.type === "attributes").forEach((c) => nearby.unobserve(c.target.parentElement));
       document.querySelectorAll("button.near").forEach((b) => nearby.observe(b.parentElement));  // new, or armed again
     }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled", "value"] });
@@ -153,13 +157,17 @@
         return [...["h", "head", "step", "hidden"].map((name) => (name in change ? change[name] : no())), presses];
       },
 
-      // A present button, P or Esc (presenter.py): the figure alone, full screen, in lecture mode.
-      present: function (presses, pKey, escKey, lecture) {
-        const button = context().triggered_id;
-        if (button === "key-leave") return presented ? present(null, lecture) : no();
-        if (button === "key-present") return present(presented || middleFrame(), lecture);
-        const frame = button && document.getElementById(button.graph)?.closest(".figure-frame");
-        return frame ? present(frame, lecture) : no();
+      // A present button, P or Esc (presenter.py), or the URL (?present=, syncUrl): the figure alone, full screen,
+      // in lecture mode, and which it is, for the URL (its graph's id; "": none). The URL's own lecture mode stands.
+      present: function (presses, pKey, escKey, wanted, lecture, tab) {
+        const trigger = context().triggered_id, now = graphOf(presented);
+        const fromUrl = !trigger?.graph && trigger !== "key-leave" && trigger !== "key-present";
+        const graph = fromUrl ? wanted || "" : trigger === "key-leave" ? "" : trigger === "key-present"
+          ? (now ? "" : graphOf(middleFrame())) : (trigger.graph === now ? "" : trigger.graph);
+        pending = fromUrl && graph && !frameOf(graph)?.querySelector(".js-plotly-plot") ? graph : "";
+        if (pending || graph === now) return [no(), fromUrl || graph === wanted ? no() : graph];
+        const on = present(frameOf(graph), lecture, tab);
+        return fromUrl ? [no(), no()] : [on, graph];
       },
 
       // The page's own address, for the share box, in the page's language (?lang=) even where the browser chose it.

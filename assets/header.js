@@ -19,8 +19,7 @@
       // load included, so that class mode's pages open as the explorer was.
       explorerPrefs: function (theme, lecture, themeId) {
         prefs().setLecture(lecture === true);
-        const fired = triggered();
-        if (fired.includes(themeId)) {
+        if (triggered().includes(themeId)) {
           prefs().chooseTheme(theme);
           return no();
         }
@@ -32,8 +31,7 @@
       // switches change both for either app. Its link back to the explorer takes lecture mode along.
       classPrefs: function (theme, lecture, href, themeId, lectureId) {
         const fired = triggered();
-        let outTheme = no();
-        let outLecture = no();
+        let outTheme = no(), outLecture = no();
         let on = lecture === true;
         if (fired.includes(themeId)) prefs().chooseTheme(theme);
         else if (fired.includes(lectureId)) prefs().setLecture(on);

@@ -5,9 +5,7 @@
   // A typed token order splits like dashboard/limits.py's ORDER_SEPARATORS.
   const SEPARATORS = /[\s,;]+/;
 
-  function orderWords(text) {
-    return String(text || "").trim().split(SEPARATORS);
-  }
+  const orderWords = (text) => String(text || "").trim().split(SEPARATORS);
 
   // Whether `text` orders the numbers 0..k-1, each once, for some k up to `most`. The server checks the
   // order against the current number of tokens (limits.permutation); this keeps junk out of the URL.
@@ -39,7 +37,7 @@
       return isOrder(value, p.rule.order) ? orderWords(value).join(",") : undefined;
     }
     if (p.rule.count) return Number.isInteger(value) && value >= 0 && value < p.rule.count ? String(value) : undefined;
-    return String(value);
+    return value === "" ? null : String(value);  // an empty choice (no figure presented) is left out
   }
 
   // Which of the cube's h planes a head button (1..h) brings forward; any other value ("all") brings all,

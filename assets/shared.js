@@ -2,9 +2,8 @@
 
 // A message the page carries in its language (dashboard/languages.py MESSAGES), its {name}s filled in.
 window.pageMessage = function (key, values) {
-  const box = document.getElementById("browser-messages");
   let messages = {};
-  try { messages = JSON.parse(box ? box.dataset.messages : "{}"); } catch (e) { messages = {}; }
+  try { messages = JSON.parse(document.getElementById("browser-messages").dataset.messages); } catch (e) { /* none */ }
   return String(messages[key] || key).replace(/\{(\w+)\}/g, (whole, name) => (values && name in values ? String(values[name]) : whole));
 };
 

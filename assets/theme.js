@@ -4,8 +4,7 @@
 // here, before the page is drawn, as Bootstrap 5.3's data-bs-theme on <html>; assets/header.js sets it when
 // the switch changes. Runs in both apps (dashboard/__init__.py ignores it in neither).
 (function () {
-  const KEY = "mha-theme";
-  const LECTURE_KEY = "mha-lecture";
+  const KEY = "mha-theme", LECTURE_KEY = "mha-lecture";
   const SCHEMES = ["light", "dark"];  // Bootstrap's colour modes; any other choice ("auto") follows the system
   const system = window.matchMedia("(prefers-color-scheme: dark)");
 
@@ -53,9 +52,7 @@
 
   function addFilter() {
     if (document.getElementById("dark-diverging")) return;
-    const holder = document.createElement("div");
-    holder.innerHTML = FILTER;
-    document.body.appendChild(holder.firstChild);
+    document.body.insertAdjacentHTML("beforeend", FILTER);
   }
 
   apply();

@@ -98,7 +98,7 @@ def write_value(rule: dict, value) -> str | None:
         return ",".join(map(str, value)) or None
     if "order" in rule:
         return value.replace(" ", ",")
-    return str(value)
+    return None if value == "" else str(value)  # an empty choice (no figure presented) is left out
 
 
 def read_view(query, params: list[dict], step: int) -> dict:

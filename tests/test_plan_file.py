@@ -75,6 +75,8 @@ def test_a_token_order_is_read_by_rules_js_rule(case):
 def test_every_default_written_reads_back():
     for p in URL_PARAMS:
         written = plans.write_value(p["rule"], p["default"])
+        if p["default"] == "":
+            assert written is None, p["key"]  # no figure presented: no ?present=, as rules.js writeParam
         if written is not None:
             assert plans.read_value(p["rule"], written) == p["default"], p["key"]
 

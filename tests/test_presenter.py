@@ -121,3 +121,55 @@ def test_every_shortcut_is_listed_on_the_page(page):
     listed = page.inner_text("#shortcuts")
     for _button, keys, what in presenter.SHORTCUTS:
         assert presenter.key_label(keys[0]) in listed and what in listed
+
+
+def test_the_url_holds_the_presented_figure(page):
+    """?present= opens a view with its figure presented (a link, a lecture plan's view); presenting writes it, so
+    back and forward step in and out; a figure of another tab waits for its tab; an unknown one presents nothing."""
+    page.goto(page.base + "/?tab=mixing&h=4&present=mixing-multi&lecture=1")
+    assert wait_until(page, PRESENTED)["graph"] == "mixing-multi"
+    wait_until(page, FILLS_THE_SCREEN)
+    page.keyboard.press("Escape")
+    wait_until(page, "() => !document.querySelector('.presented') && !location.search.includes('present=')")
+    assert "lecture=1" in page.url  # the link's lecture mode stands
+    page.go_back()
+    assert wait_until(page, PRESENTED)["graph"] == "mixing-multi"
+    page.go_forward()
+    wait_until(page, "() => !document.querySelector('.presented')")
+    page.locator(".figure-frame:has(#mixing-single) .present-button").click()
+    wait_until(page, "() => new URLSearchParams(location.search).get('present') === 'mixing-single'")
+    # a plan's next view: another tab, another figure, presented once its tab has drawn it
+    page.evaluate("() => { history.pushState(null, '', '?tab=example&h=2&present=heatmaps&lecture=1');"
+                  " dispatchEvent(new PopStateEvent('popstate')); }")
+    shown = wait_until(page, "() => (" + PRESENTED + ")()?.graph === 'heatmaps' && (" + PRESENTED + ")()")
+    assert shown["lecture"] and page.evaluate("document.querySelectorAll('.presented').length") == 1
+    wait_until(page, FILLS_THE_SCREEN)
+    page.goto(page.base + "/?tab=example&present=nothing-here")
+    wait_until(page, HEAT_TRACES)
+    wait_until(page, SETTLED, "#section-example")
+    assert page.evaluate("() => !document.querySelector('.presented')")
+    assert page.errors == []
+
+
+def test_a_lecture_plan_s_views_present_their_figures(page, tmp_path):
+    """A plan's view holds the presented figure: PageDown presents each step's, or none (plan.py, lecture_plan)."""
+    from dashboard import lecture_plan as plans
+    from dashboard.explorer import URL_PARAMS
+
+    views = ["?tab=example&h=4&present=heatmaps&lecture=1", "?tab=mixing&h=4&present=mixing-multi&lecture=1",
+             "?tab=example&h=2&lecture=1"]
+    steps = plans.check_steps([{"kind": "view", "view": v, "notes": ""} for v in views], URL_PARAMS)
+    saved = tmp_path / "plan.json"
+    saved.write_text(plans.file_text(steps), encoding="utf-8")
+    page.goto(page.base + "/?h=4")
+    page.set_input_files("#plan-open input[type=file]", str(saved))
+    wait_until(page, "() => document.getElementById('plan-message').textContent.includes('3 steps')")
+    for graph in ["heatmaps", "mixing-multi", None, "mixing-multi"]:
+        page.keyboard.press("PageDown" if graph != "mixing-multi" or "h=2" not in page.url else "PageUp")
+        if graph is None:
+            wait_until(page, "() => location.search.includes('h=2') && !document.querySelector('.presented')")
+            continue
+        wait_until(page, f"() => ({PRESENTED})()?.graph === '{graph}'")
+        wait_until(page, FILLS_THE_SCREEN)
+    assert page.evaluate("document.querySelectorAll('.presented').length") == 1
+    assert page.errors == []

@@ -14,16 +14,20 @@ from ..attention import HEAD_CHOICES
 from ..server import ONE_YEAR
 from ..urls import url_param
 from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, ui
-from .ids import CONFIG, DISPLAY, HEADS, LECTURE, SEED, TAB, URL, WIDTH_CHANGED
+from .ids import CONFIG, DISPLAY, HEADS, LECTURE, PRESENTED, SEED, TAB, URL, WIDTH_CHANGED
 from .wiring import CALLBACKS, clientside_callback
 
 VIEWS = (example, mixing, equivariance, learning, clinic)  # in the order of limits.TABS
 VIEWS_ID = "views"
+# The figures a link or a lecture plan's view can present alone (?present=): each figure frame's present button's.
+PRESENTABLE = [component_id["graph"] for view in VIEWS for component_id in view.layout()
+               if isinstance(component_id, dict) and component_id.get("type") == presenter.PRESENT]
 URL_PARAMS = [
     url_param("tab", TAB, limits.DEFAULT_TAB, choices=limits.TABS),
     url_param("h", HEADS, limits.DEFAULT_HEADS, choices=HEAD_CHOICES),
     url_param("seed", SEED, limits.DEFAULT_SEED, count=len(limits.SEEDS)),
     url_param("lecture", LECTURE, False, flag=True),
+    url_param("present", PRESENTED, "", choices=["", *PRESENTABLE], prop="data"),
     *model_bar.URL_PARAMS,
     *example.URL_PARAMS,
     *equivariance.URL_PARAMS,
@@ -56,8 +60,8 @@ clientside_callback("showTab", Output(model_bar.MODEL_BAR, "hidden"), Output(VIE
 # forward work. A missing or bad parameter means the default. One callback both ways (Dash allows a callback's
 # outputs to be its inputs): the URL, as the page loads and on back and forward, sets the controls; a control
 # writes the URL.
-clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], "value") for p in URL_PARAMS],
-                    Input(URL, "search"), *[Input(p["id"], "value") for p in URL_PARAMS], State(CONFIG, "data"))
+clientside_callback("syncUrl", Output(URL, "search"), *[Output(p["id"], p["prop"]) for p in URL_PARAMS],
+                    Input(URL, "search"), *[Input(p["id"], p["prop"]) for p in URL_PARAMS], State(CONFIG, "data"))
 
 
 def layout() -> html.Div:
@@ -67,6 +71,7 @@ def layout() -> html.Div:
             *languages.page_parts(),
             dcc.Store(id=CONFIG, data=config()),
             dcc.Store(id=DISPLAY, data={"narrow": False, "lecture": False}),
+            dcc.Store(id=PRESENTED, data=""),
             html.Button(id=WIDTH_CHANGED, hidden=True, tabIndex="-1", **{"aria-hidden": "true"}),
             header.layout(),
             html.Main([model_bar.layout(),

@@ -6,6 +6,7 @@ CONFIG = "config"  # the explorer's page config (explorer/__init__.py): allowed 
 WIDTH_CHANGED = "width-changed"  # pressed by the page when it turns narrow or wide: the display follows
 DISPLAY = "display"  # {"narrow": phone-width page, "lecture": lecture mode}: how figures are drawn
 LECTURE = "lecture"  # the lecture-mode switch
+PRESENTED = "presented"  # the graph id of the figure the presenter view shows alone, full screen ("": none)
 HEADS = "heads"
 SEED = "seed"
 TAB = "tab"

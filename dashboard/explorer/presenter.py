@@ -17,7 +17,7 @@ from dash import ALL, Input, Output, State, dcc, html
 
 from .. import limits
 from ..i18n import N_, _
-from .ids import CONFIG, HEADS, LEARN_STEP, LECTURE, SEL_HEAD, TAB
+from .ids import CONFIG, HEADS, LEARN_STEP, LECTURE, PRESENTED, SEL_HEAD, TAB
 from .wiring import clientside_callback
 
 PRESENT = "present"  # a figure frame's button: {"type": PRESENT, "graph": its graph's id}
@@ -98,7 +98,10 @@ clientside_callback("shortcut", Output(HEADS, "value", allow_duplicate=True),
                     prevent_initial_call=True)
 
 
-# A present button, P or Esc: the figure alone, full screen, in lecture mode; leaving puts lecture mode back.
+# A present button, P or Esc: the figure alone, full screen, in lecture mode; leaving puts lecture mode back. The
+# URL holds which figure (PRESENTED, ?present=), so a link, a lecture plan's view, back and forward present it too.
 clientside_callback("present", Output(LECTURE, "value", allow_duplicate=True),
+                    Output(PRESENTED, "data", allow_duplicate=True),
                     Input({"type": PRESENT, "graph": ALL}, "n_clicks"), Input("key-present", "n_clicks"),
-                    Input("key-leave", "n_clicks"), State(LECTURE, "value"), prevent_initial_call=True)
+                    Input("key-leave", "n_clicks"), Input(PRESENTED, "data"), State(LECTURE, "value"),
+                    State(TAB, "value"), prevent_initial_call=True)
