@@ -163,3 +163,12 @@ def test_typed_array_round_trips_and_config_has_no_share_button():
     assert t["shape"] == "2, 3"
     np.testing.assert_allclose(decode(t), a, rtol=1e-7)
     assert figures.GRAPH_CONFIG["showSendToCloud"] is False and figures.GRAPH_CONFIG["displaylogo"] is False
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_column_blocks_title_only_the_last_row(narrow):
+    """On a phone Q and K share the first row and V is under Q: Q's axis title would run into V's panel title."""
+    r = multi_head_attention(*worked_example(0)[:5], 4)
+    fig = example.block_views(r.Q, r.K, r.V, figures.Display(narrow=narrow))
+    titles = [fig["layout"]["xaxis" + figures.axis_suffix(p)]["title"]["text"] for p in range(3)]
+    assert titles == (["", "column blocks", "column blocks"] if narrow else ["column blocks"] * 3)

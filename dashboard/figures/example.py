@@ -7,7 +7,8 @@ import numpy as np
 from ..attention import merge_heads
 from ..i18n import _
 from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID,
-               PLANE_OPACITY, SUBSCRIPT, Display, base_layout, head_title, heatmap_grid, outline_blocks, typed_array)
+               PLANE_OPACITY, SUBSCRIPT, Display, axis_suffix, base_layout, head_title, heatmap_grid, outline_blocks,
+               typed_array)
 
 
 def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
@@ -249,6 +250,9 @@ def block_views(Q: np.ndarray, K: np.ndarray, V: np.ndarray, display: Display = 
                        colorscale=FEATURE_SCALE, colorbar_title=value, x_title=_("feature"),
                        y_title=_("token"), value_name=value, panel_px=300)
     for p, name in enumerate("QKV"):
+        # "column blocks" where the grid titles the x axis: under its last row (on a phone, a title under the
+        # first row's left panel would run into the panel below it)
+        titled = bool(fig["layout"]["xaxis" + axis_suffix(p)]["title"]["text"])
         outline_blocks(fig, p, [f"{name}{i + 1}".translate(SUBSCRIPT) for i in range(h)], d_k, n,
-                       title=_("column blocks"))
+                       title=_("column blocks") if titled else None)
     return fig
