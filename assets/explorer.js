@@ -83,7 +83,7 @@
     const q = new URLSearchParams();
     config.keepParams.forEach((key) => before.has(key) && q.set(key, before.get(key)));  // ?lang=: the page's
     config.url.forEach((p, i) => {
-      if ((p.tab === null || p.tab === value("tab")) && (p.when === null || value(p.when[0]) === p.when[1])) {
+      if ((p.tab === null || p.tab === value("tab")) && (p.when === null || [].concat(p.when[1]).includes(value(p.when[0])))) {
         const text = rules().writeParam(p, values[i]);
         const kept = text === undefined ? before.get(p.key) : text;  // a bad value leaves the URL as it was
         if (kept !== null) q.set(p.key, kept);

@@ -14,7 +14,7 @@ def url_param(key: str, component_id: str, default, *, choices=None, count: int 
     an order of at most `order` tokens (commas in the URL; a bad one is never written and reads as the
     default), a list of at most `items` integers (commas in the URL), or a flag ('1'). With `tab`, the URL
     holds it only while that tab is shown; with `when` = (key, value), only while parameter `key` has that
-    value. `prop` is the component's property that holds it (a dcc.Store's "data")."""
+    value (or one of a list of values). `prop` is the component's property that holds it (a dcc.Store's "data")."""
     rules = {"choices": None if choices is None else list(choices), "count": count, "order": order,
              "items": items, "flag": flag or None}
     given = {name: value for name, value in rules.items() if value is not None}

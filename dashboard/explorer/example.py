@@ -12,7 +12,7 @@ from ..figures import Display
 from ..figures import example as fig
 from ..i18n import N_, _, lru_cache, ngettext, sentences
 from ..state import SETTINGS_CACHED, Setting, model, tokens
-from . import drilldown, forms, forward, influence, predict, selection, summary
+from . import compare, drilldown, forms, forward, influence, predict, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, MODEL_LATER, section_id
 from .presenter import present_button
@@ -27,7 +27,7 @@ CUBE = "cube"
 CUBE_FOCUS = "cube-focus"
 # a preset camera's button, by its name in fig.CUBE_CAMERAS (plain ids: server.guard admits no pattern-matching one)
 CUBE_CAMERA = {view: f"cube-camera-{view}" for view in fig.CUBE_CAMERAS}
-URL_PARAMS = drilldown.URL_PARAMS
+URL_PARAMS = [*drilldown.URL_PARAMS, *compare.URL_PARAMS]
 
 
 MODEL_STORE = MODEL["example"]
@@ -61,6 +61,7 @@ def layout() -> html.Section:
                            html.P(_(NO_WEBGL), className="no-webgl-notice", role="status")],
                           className="figure-frame")],
             ),
+            compare.layout(),
     ], id=section_id("example"))
 
 

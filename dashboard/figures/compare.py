@@ -1,0 +1,110 @@
+"""Two settings side by side: two figures of the worked example made into one, so that a frame (and the presenter
+view) shows both, on one colour scale. Arrays in figures in, a figure out; no Dash."""
+
+from __future__ import annotations
+
+import re
+
+from . import Display
+
+GAP = 0.08  # between the two halves, a fraction of the width
+NARROW_GAP_PX = 24  # between the two, one above the other, on a phone
+TITLE_SCALE = 1.8  # a half's title band, in lines of the display's font
+_AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
+_AXIS_REF = re.compile(r"^([xy])(\d*)( domain)?$")
+
+
+def axis_count(fig: dict) -> int:
+    """How many x axes a figure has (xaxis, xaxis2, …)."""
+    return max([int(m.group(2) or 1) for key in fig["layout"] if (m := _AXIS_KEY.match(key)) and m.group(1) == "x"]
+               or [1])
+
+
+def _rename(ref, offset: int):
+    """An axis reference ('x', 'y3', 'x2 domain') moved `offset` axes on; anything else ('paper') as it is."""
+    m = _AXIS_REF.match(ref) if isinstance(ref, str) else None
+    if not m or offset == 0:
+        return ref
+    return f"{m.group(1)}{int(m.group(2) or 1) + offset}{m.group(3) or ''}"
+
+
+def _span(a: float, b: float, x: float) -> float:
+    return a + (b - a) * x
+
+
+def _placed(fig: dict, offset: int, xs: tuple[float, float], ys: tuple[float, float]) -> tuple[list, dict, list, list]:
+    """A figure's traces, axes, annotations and shapes, its axes renumbered `offset` on and its paper coordinates
+    (0..1 both ways) mapped into xs × ys."""
+    layout = fig["layout"]
+    traces = [{**t, "xaxis": _rename(t.get("xaxis", "x"), offset), "yaxis": _rename(t.get("yaxis", "y"), offset)}
+              for t in fig["data"]]
+    axes = {}
+    for key, axis in layout.items():
+        if not (m := _AXIS_KEY.match(key)):
+            continue
+        span = xs if m.group(1) == "x" else ys
+        lo, hi = axis.get("domain", [0, 1])
+        # an axis with no anchor is anchored to the other letter's first axis: which, once renumbered, is named
+        axis = {"anchor": "y" if m.group(1) == "x" else "x", **axis, "domain": [_span(*span, lo), _span(*span, hi)]}
+        for ref in ("anchor", "scaleanchor", "matches", "overlaying"):
+            if ref in axis:
+                axis[ref] = _rename(axis[ref], offset)
+        number = int(m.group(2) or 1) + offset
+        axes[f"{m.group(1)}axis{number if number > 1 else ''}"] = axis  # xaxis, xaxis2, …: Plotly's names
+
+    def moved(item: dict) -> dict:
+        item = {**item, "xref": _rename(item.get("xref", "paper"), offset),
+                "yref": _rename(item.get("yref", "paper"), offset)}
+        for name, span in (("x", xs), ("y", ys)):
+            if item[name + "ref"] == "paper":
+                for key in (name, name + "0", name + "1"):
+                    if key in item:
+                        item[key] = _span(*span, item[key])
+        return item
+
+    return traces, axes, [moved(a) for a in layout.get("annotations", [])], [moved(s) for s in layout.get("shapes", [])]
+
+
+def _plot_px(fig: dict) -> float:
+    layout = fig["layout"]
+    return layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+
+
+def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Display) -> dict:
+    """`left` and `right` (figures of the same kind) in one figure: beside each other, each under its title, or on a
+    phone one above the other. Both keep their panels' sizes in pixels (the shorter one sits at the top) and share
+    one colour scale: a colour means the same number on both sides. The left one's colour bar and legend stay."""
+    title_px = round(display.font_size * TITLE_SCALE)
+    margins = [f["layout"]["margin"] for f in (left, right)]
+    plots = [_plot_px(f) for f in (left, right)]
+    if display.narrow:  # the right one under the left one's x axis, with its own title band and panel titles
+        top, bottom = margins[0]["t"] + title_px, margins[1]["b"]
+        plot_px = plots[0] + margins[0]["b"] + NARROW_GAP_PX + title_px + margins[1]["t"] + plots[1]
+        places = [((0, 1), (1 - plots[0] / plot_px, 1)), ((0, 1), (0, plots[1] / plot_px))]
+    else:
+        top, bottom = max(m["t"] for m in margins) + title_px, max(m["b"] for m in margins)
+        plot_px, half = max(plots), (1 - GAP) / 2
+        places = [((0, half), (1 - plots[0] / plot_px, 1)), ((1 - half, 1), (1 - plots[1] / plot_px, 1))]
+    layout = {key: value for key, value in left["layout"].items() if not _AXIS_KEY.match(key)}
+    layout.update(height=top + plot_px + bottom, margin={**left["layout"]["margin"], "t": top, "b": bottom})
+    data, annotations, shapes = [], [], []
+    offset = 0
+    for side, (fig, (xs, ys), title) in enumerate(zip((left, right), places, titles)):
+        traces, axes, notes, boxes = _placed(fig, offset, xs, ys)
+        if side:
+            traces = [{**t, "showlegend": False} for t in traces]  # the left one's legend names both
+        data += traces
+        layout.update(axes)
+        annotations += notes
+        shapes += boxes
+        annotations.append({"text": f"<b>{title}</b>", "xref": "paper", "yref": "paper", "x": sum(xs) / 2,
+                            "y": ys[1], "yshift": fig["layout"]["margin"]["t"] + title_px * 0.15,
+                            "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+                            "font": {"size": round(display.font_size * 1.15)}})
+        offset += axis_count(fig)
+    scales = [f["layout"]["coloraxis"] for f in (left, right) if "coloraxis" in f["layout"]]
+    if len(scales) == 2 and all("cmin" in s and "cmax" in s for s in scales):
+        layout["coloraxis"] = {**scales[0], "cmin": min(s["cmin"] for s in scales),
+                               "cmax": max(s["cmax"] for s in scales)}
+    layout.update(annotations=annotations, shapes=shapes)
+    return {"data": data, "layout": layout}

@@ -1,0 +1,129 @@
+"""Issue 35, two settings side by side: a figure of the worked example for the page's setting and for another h or
+other weights, made into one figure on one colour scale (figures/compare.py), held by the address (so a lecture
+plan's view can show it), and presented whole like any figure."""
+
+import numpy as np
+import pytest
+from dash.exceptions import PreventUpdate
+
+from dashboard import lecture_plan as plans
+from dashboard.attention import multi_head_attention, worked_example
+from dashboard.explorer import URL_PARAMS, compare
+from dashboard.figures import DESKTOP, Display
+from dashboard.figures import compare as fig
+from dashboard.state import Setting, model as core_model
+from tests.browser import wait_until
+from tests.dash_requests import model
+from tests.test_browser import open_view
+from tests.util import decode, fire
+
+SEED_MODEL = {"size": 4, "scale": "seed", "tau": 0}
+
+
+def shown(h=4, weights="random", figure="heatmaps", vs_h=1, vs_weights="random", narrow=False):
+    return fire(compare.compare, shared=model(h, 0, narrow=narrow, **SEED_MODEL, weights=weights), figure=figure,
+                h=vs_h, weights=vs_weights)
+
+
+def panels(figure: dict) -> list[tuple[float, float]]:
+    """Each heatmap's x domain, in the order of the traces."""
+    return [tuple(figure["layout"]["xaxis" + t["xaxis"][1:]]["domain"]) for t in figure["data"]]
+
+
+@pytest.mark.parametrize(("h", "weights", "vs_h", "vs_weights"), [(4, "random", 1, "random"),
+                                                                   (1, "random", 8, "random"),
+                                                                   (4, "random", 4, "trained")])
+def test_both_halves_equal_the_core_on_one_colour_scale(h, weights, vs_h, vs_weights):
+    out = shown(h, weights, "heatmaps", vs_h, vs_weights)
+    pair, top = out["figure"], 0.0
+    assert out["hidden"] is False and len(pair["data"]) == h + vs_h
+    halves = (pair["data"][:h], pair["data"][h:])
+    for traces, (k, w) in zip(halves, ((h, weights), (vs_h, vs_weights))):
+        A = core_model(Setting(k, 0, weights=w))[1].A
+        if w == "random":  # the seed's weights: the core's own function, as the seed computes them
+            np.testing.assert_allclose(A, multi_head_attention(*worked_example(0)[:5], k).A, rtol=1e-12)
+        for i, trace in enumerate(traces):
+            np.testing.assert_allclose(decode(trace["z"]), A[i], rtol=1e-6)
+            assert trace["coloraxis"] == "coloraxis"  # the one scale
+        top = max(top, float(A.max()))
+    scale = pair["layout"]["coloraxis"]
+    assert scale["cmin"] == 0 and scale["cmax"] == pytest.approx(top)
+    # the page's setting on the left half, the other on the right, each under its title
+    domains = panels(pair)
+    assert all(hi <= 0.5 for _lo, hi in domains[:h]) and all(lo >= 0.5 for lo, _hi in domains[h:])
+    titles = [a["text"] for a in pair["layout"]["annotations"] if "yshift" in a]
+    assert titles == [f"<b>h = {h}, {compare.WEIGHT_NAMES[weights]}</b>",
+                      f"<b>h = {vs_h}, {compare.WEIGHT_NAMES[vs_weights]}</b>"]
+
+
+def test_each_half_keeps_its_own_axes():
+    pair = shown(2, figure="blocks", vs_h=4)["figure"]
+    refs = [(t["xaxis"], t["yaxis"]) for t in pair["data"]]
+    assert len(set(refs)) == len(refs) == 6  # Q, K and V on each side, no panel drawn on another's axes
+    for x, y in refs:
+        xaxis, yaxis = pair["layout"]["xaxis" + x[1:]], pair["layout"]["yaxis" + y[1:]]
+        assert xaxis["anchor"] == y and yaxis["anchor"] == x and yaxis["scaleanchor"] == x
+    boxes = [s for s in pair["layout"]["shapes"]]  # the column blocks' outlines follow their panels
+    assert {s["xref"] for s in boxes} == {x for x, _y in refs}
+
+
+def test_an_axis_with_no_anchor_keeps_its_own_half():
+    left = {"data": [{"type": "scatter", "x": [0], "y": [0]}],
+            "layout": {"height": 300, "margin": {"t": 20, "b": 20}, "xaxis": {}, "yaxis": {}}}
+    pair = fig.side_by_side(left, left, ("a", "b"), DESKTOP)
+    assert pair["layout"]["yaxis2"]["anchor"] == "x2" and pair["layout"]["xaxis2"]["anchor"] == "y2"
+
+
+def test_on_a_phone_the_other_setting_is_under_the_page_s():
+    pair = shown(2, vs_h=8, narrow=True)["figure"]
+    first, second = ([pair["layout"]["yaxis" + t["yaxis"][1:]]["domain"] for t in half]
+                     for half in (pair["data"][:2], pair["data"][2:]))
+    assert min(lo for lo, _hi in first) > max(hi for _lo, hi in second)
+    for half in (pair["data"][:2], pair["data"][2:]):  # each across the page's width
+        domains = [pair["layout"]["xaxis" + t["xaxis"][1:]]["domain"] for t in half]
+        assert min(lo for lo, _hi in domains) < 0.1 and max(hi for _lo, hi in domains) > 0.9
+    assert pair["layout"]["height"] > shown(2, vs_h=8)["figure"]["layout"]["height"]
+
+
+def test_lecture_mode_draws_both_halves_large():
+    small, large = (fig.side_by_side(*[{"data": [], "layout": {"height": 400, "margin": {"t": 40, "b": 40}}}] * 2,
+                                     ("a", "b"), display) for display in (DESKTOP, Display(lecture=True)))
+    assert large["layout"]["annotations"][-1]["font"]["size"] > small["layout"]["annotations"][-1]["font"]["size"]
+
+
+def test_no_figure_chosen_draws_nothing_and_bad_values_change_nothing():
+    assert shown(figure=compare.NONE)["hidden"] is True
+    for bad in [dict(figure="none"), dict(figure="cube"), dict(figure=None), dict(vs_h=3), dict(vs_h="1"),
+                dict(vs_weights="seed"), dict(vs_weights=["random"]), dict(figure="x" * 10_000)]:
+        with pytest.raises(PreventUpdate):
+            shown(**bad)
+
+
+def test_a_lecture_plan_s_view_holds_a_comparison():
+    view = plans.read_view("?tab=example&h=4&vs=heatmaps&vs_h=1&vs_weights=trained", URL_PARAMS, 0)
+    assert view == {"tab": "example", "h": 4, "vs": "heatmaps", "vs_h": 1, "vs_weights": "trained"}
+    with pytest.raises(plans.PlanError, match="vs_h"):
+        plans.read_view("?tab=example&vs=heatmaps&vs_h=3", URL_PARAMS, 0)
+
+
+@pytest.mark.browser
+def test_a_link_opens_the_comparison_and_the_presenter_view_shows_it(page):
+    open_view(page, "?tab=example&h=4&weights=trained&vs=heatmaps&vs_h=1")
+    heads = "() => document.querySelector('#compare .js-plotly-plot')?._fullData?.length"
+    assert wait_until(page, heads, look_at="compare") == 5
+    text = page.evaluate("() => [...document.querySelectorAll('#compare .annotation-text')].map(a => a.textContent)")
+    assert "h = 4, trained weights" in text and "h = 1, the seed's weights" in text
+    # the right side's h, clicked: the address follows, and the figure shows 4 + 2 heads
+    page.locator("#compare-h label", has_text="2").click()
+    wait_until(page, "() => new URLSearchParams(location.search).get('vs_h') === '2'")
+    wait_until(page, f"() => ({heads})() === 6", look_at="compare")
+    page.locator(".figure-frame:has(#compare) .present-button").click()
+    wait_until(page, "() => new URLSearchParams(location.search).get('present') === 'compare'")
+    wait_until(page, "() => { const g = document.querySelector('.presented #compare .main-svg');"
+                     " return g && g.getBoundingClientRect().height > 0.8 * innerHeight; }")
+    page.keyboard.press("Escape")
+    wait_until(page, "() => !document.documentElement.classList.contains('presenting')")
+    # no figure chosen hides the pair, and the address leaves the comparison out
+    page.locator("#compare-figure label", has_text="none").click()
+    wait_until(page, "() => document.getElementById('compare-pair').hidden && !location.search.includes('vs')")
+    assert page.errors == []
