@@ -9,7 +9,7 @@
   // The presenter view (dashboard/explorer/presenter.py): one figure's frame alone, full screen, in lecture mode.
   let presented = null, lectureBefore = false;
   let pending = "";  // a graph the URL presents (?present=), not drawn yet: init's observer presents it once it is
-  const frameOf = (graph) => (graph && document.getElementById(graph)?.closest(".figure-frame")) || null;
+  const frameOf = (graph) => (graph && document.getElementById(graph)?.closest(".figure-frame:not([hidden] *)")) || null;
   const graphOf = (frame) => frame?.querySelector(".dash-graph")?.id || "";
 
   function mark(frame, on) {

@@ -242,7 +242,7 @@ def test_the_plan_s_callbacks_pass_the_server_s_request_check_with_the_largest_p
                          content_type="application/json")
     assert answer.status_code == 200, answer.data[:300]
     assert answer.json["response"]["plan-at"]["data"] == 4
-    added = request("plan.data", dict(presses=[1, None, None, None, None, None, None], upload=None, search="?h=3", notes="",
+    added = request("plan.data", dict(presses=[1, *[None] * 7], upload=None, search="?h=3", notes="",
                                       plan={"steps": steps[:2]}, at=None, pick=None, kind="key"),
                     changed=["plan-add.n_clicks"])
     answer = client.post("/_dash-update-component", json=added)

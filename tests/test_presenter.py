@@ -173,3 +173,32 @@ def test_a_lecture_plan_s_views_present_their_figures(page, tmp_path):
         wait_until(page, FILLS_THE_SCREEN)
     assert page.evaluate("document.querySelectorAll('.presented').length") == 1
     assert page.errors == []
+
+
+def test_a_adds_the_presented_view_to_the_plan(page):
+    """The presenter view covers the plan's "add this view": A adds the page's view, the presented figure in it."""
+    open_heatmaps(page, "?weights=trained&h=4&lecture=1")
+    page.evaluate("() => { const g = document.getElementById('heatmaps').getBoundingClientRect();"
+                  " window.scrollBy(0, g.top + g.height / 2 - window.innerHeight / 2); }")
+    page.keyboard.press("p")
+    assert wait_until(page, PRESENTED)["graph"] == "heatmaps"
+    wait_until(page, "() => location.search.includes('present=heatmaps')")
+    page.keyboard.press("a")
+    view = wait_until(page, "() => JSON.parse(localStorage.getItem('plan') || 'null')?.steps?.[0]?.view")
+    assert "present=heatmaps" in view and "h=4" in view and "weights=trained" in view
+    assert page.evaluate(PRESENTED)["graph"] == "heatmaps"  # still presented
+    assert page.errors == []
+
+
+def test_a_hidden_figure_is_not_presented_until_it_is_shown(page):
+    """?present= names the two settings' figure while no figure is compared: nothing is presented (its frame is
+    hidden), and once a figure is chosen the address's presentation holds."""
+    page.goto(page.base + "/?tab=example&h=4&present=compare&lecture=1")
+    wait_until(page, HEAT_TRACES, look_at="heatmaps")
+    wait_until(page, SETTLED, "#section-example")
+    assert page.evaluate("() => !document.querySelector('.presented')"
+                         " && !document.documentElement.classList.contains('presenting')")
+    page.locator("#compare-figure label", has_text="the heads' attention").click()
+    assert wait_until(page, PRESENTED)["graph"] == "compare"
+    wait_until(page, FILLS_THE_SCREEN)
+    assert page.errors == []

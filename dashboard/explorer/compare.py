@@ -51,15 +51,16 @@ def radios(component_id: str, options: dict, value, label: str) -> html.Fieldset
 def layout() -> html.Div:
     return html.Div([
         html.H3(_("Two settings side by side"), className="h5"),
-        html.P(_("The same figure for the page's setting, on the left, and for another h or other weights, on the "
-                 "right, on one colour scale: the difference is what h or training changes. P shows both, full "
+        html.P(_("The same figure for the page's setting and for another h or other weights, side by side (on a "
+                 "phone, one above the other), on one colour scale. The trained weights come with their own task's "
+                 "tokens: beside the seed's weights, both the weights and the input change. P shows both, full "
                  "screen."), className="small prose"),
         html.Div([
             radios(COMPARE_FIGURE, {NONE: _("none"), **{key: _(name) for key, name in FIGURES.items()}}, NONE,
                    _("the figure")),
-            radios(COMPARE_H, {h: str(h) for h in HEAD_CHOICES}, 1, _("h on the right")),
+            radios(COMPARE_H, {h: str(h) for h in HEAD_CHOICES}, 1, _("the other h")),
             radios(COMPARE_WEIGHTS, {k: _(v) for k, v in WEIGHT_NAMES.items()}, limits.DEFAULT_WEIGHTS,
-                   _("weights on the right")),
+                   _("the other weights")),
         ], className="d-flex flex-wrap gap-3 align-items-end mb-2"),
         html.Div(graph(COMPARE), id=PAIR, hidden=True),
     ], className="compare mt-4")
@@ -89,6 +90,7 @@ def compare(shared, figure, h, weights):
     other = view.setting._replace(h=limits.heads(h), weights=limits.weights(weights))
     if figure == NONE:
         return dict(figure=no_update, hidden=True)
-    pair = fig.side_by_side(drawn(figure, view.setting, view.display), drawn(figure, other, view.display),
+    half = view.display if view.display.narrow else view.display._replace(half=True)  # a phone stacks them
+    pair = fig.side_by_side(drawn(figure, view.setting, half), drawn(figure, other, half),
                             (title(view.setting), title(other)), view.display)
     return dict(figure=pair, hidden=False)

@@ -21,7 +21,7 @@ from .. import lecture_plan as plans, limits
 from ..questions import TEMPLATES, entry_text, prompt_text, question
 from ..i18n import _, language
 from .ids import URL
-from .presenter import PLAN_STEP_KEYS
+from .presenter import PLAN_ADD_KEY, PLAN_STEP_KEYS
 from .wiring import callback
 
 PLAN = "plan"  # {"steps": [...]}: the plan, as lecture_plan checks it
@@ -123,7 +123,7 @@ def edited(steps: list[dict], k, do: str) -> tuple[list[dict], int | None]:
 # notes, open a file, clear.
 @callback(output=dict(plan=Output(PLAN, "data"), at=Output(AT, "data"), message=Output(MESSAGE, "children"),
                       notes=Output(NOTES, "value"), pick=Output(PICK, "value")),
-          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, ADD_QUESTION, CLEAR, RENOTE, *MOVES]],
+          inputs=dict(presses=[Input(b, "n_clicks") for b in [ADD, PLAN_ADD_KEY, ADD_QUESTION, CLEAR, RENOTE, *MOVES]],
                       upload=Input(PLAN_OPEN, "contents")),
           state=dict(search=State(URL, "search"), notes=State(NOTES, "value"), plan=State(PLAN, "data"),
                      at=State(AT, "data"), pick=State(PICK, "value"), kind=State(QUESTION_KIND, "value")),
@@ -132,7 +132,7 @@ def edit(presses, upload, search, notes, plan, at, pick, kind):
     out = dict(plan=no_update, at=no_update, message="", notes=no_update, pick=no_update)
     button, steps = ctx.triggered_id, stored(plan)
     try:
-        if button == ADD:
+        if button in (ADD, PLAN_ADD_KEY):  # the button, or A (in the presenter view too, which covers the button)
             steps = plans.view_step(search, notes, url_params(), steps)
             out.update(notes="", message=plans.count_text(steps), pick=len(steps) - 1)
         elif button == ADD_QUESTION:

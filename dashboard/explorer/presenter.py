@@ -4,7 +4,7 @@ Each figure's frame has a "present" button; P presents the figure nearest the mi
 leaves. 1, 2, 4 and 8 choose h; ← and → step through the heads (the selected head, which the drill-down and the
 outlines follow), or through the training steps on the learning tab; PageDown and PageUp (a clicker's next and
 previous) step through the lecture plan (plan.py); C, R and M hide the selected weight, its row or its head's map
-until the class has predicted it (predict.py); ? shows and hides the list of keys.
+until the class has predicted it (predict.py); A adds the page's view to the plan; ? shows and hides the list of keys.
 
 Every key is a button in that list: assets/explorer.js turns a key press into a click on its button (whatever was
 clicked last, unless a text box, a number box or a slider has the focus and keeps its own keys), and the clientside
@@ -37,12 +37,14 @@ SHORTCUTS = [
     ("key-hide-map", ["m", "M"], N_("predict first: hide the selected head's map; M again shows it")),
     ("key-plan-next", ["PageDown"], N_("the lecture plan's next step (a clicker's next)")),
     ("key-plan-previous", ["PageUp"], N_("the lecture plan's previous step")),
+    ("key-plan-add", ["a", "A"], N_("add the page's view to the lecture plan, the presented figure too")),
     ("key-help", ["?"], N_("show or hide this list")),
 ]
-KEY_SHOWN = {"ArrowLeft": "←", "ArrowRight": "→", "Escape": "Esc", "p": "P", "c": "C", "r": "R", "m": "M"}
+KEY_SHOWN = {"ArrowLeft": "←", "ArrowRight": "→", "Escape": "Esc", "p": "P", "c": "C", "r": "R", "m": "M", "a": "A"}
 # Translators: the Page Down and Page Up keys, as a keyboard labels them
 KEY_WORDS = {"PageDown": N_("PgDn"), "PageUp": N_("PgUp")}
 PLAN_STEP_KEYS = {"key-plan-previous": -1, "key-plan-next": 1}  # the lecture plan's buttons (plan.step)
+PLAN_ADD_KEY = "key-plan-add"  # A: as the plan's "add this view" (plan.edit), which the presenter view covers
 
 
 def present_button(graph_id: str) -> html.Button:

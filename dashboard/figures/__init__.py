@@ -66,6 +66,7 @@ NARROW_COLUMNS = 2  # panels a row on a phone
 LECTURE_FONT_PX, LECTURE_FIGURE_PX, LECTURE_PLOT_PX, LECTURE_PANEL_MAX_PX = 24, 760, 1600, 600
 # A plot area's usual width (the page less the axis titles and colour bar) on a laptop and on a 390 px phone.
 DESKTOP_PLOT_PX, NARROW_PLOT_PX = 600, 290
+HALF_WIDTH = 0.46  # a figure's share of the width beside another setting's (figures/compare.py); the rest, the gap
 NARROW_COLORBAR_PX = 56  # on a phone the colour bar lies under the panels: they get the page's width
 MODEBAR_PX = 32  # on a phone the toolbar is always shown, top right: titles start below it
 # The page's fonts, with the system's CJK ones for Chinese (assets/site/app.css): none from another host.
@@ -76,10 +77,12 @@ GRID = "rgba(128,128,128,0.25)"  # visible on light and dark backgrounds
 
 
 class Display(NamedTuple):
-    """How the page shows figures: on a phone-width page (fewer panels a row), or in lecture mode (larger)."""
+    """How the page shows figures: on a phone-width page (fewer panels a row), or in lecture mode (larger); `half`:
+    in half the page's width, beside another setting's (figures/compare.py; not on a phone, where they stack)."""
 
     narrow: bool = False
     lecture: bool = False
+    half: bool = False
 
     @classmethod
     def parse(cls, value) -> Display:
@@ -92,6 +95,14 @@ class Display(NamedTuple):
     def large(self) -> bool:
         """Lecture mode on a page wide enough for it (on a phone, lecture mode changes only the text)."""
         return self.lecture and not self.narrow
+
+    @property
+    def plot_px(self) -> int:
+        """The plot area's width a layout plans for: the display's usual one (the page's less the axis titles and
+        colour bar), half the lecture page's for a half, and a laptop's half page (DESKTOP_PLOT_PX) on a desktop."""
+        if self.narrow:
+            return NARROW_PLOT_PX
+        return int(LECTURE_PLOT_PX * (HALF_WIDTH if self.half else 1)) if self.large else DESKTOP_PLOT_PX
 
     @property
     def font_size(self) -> int:
@@ -230,10 +241,10 @@ def heatmap_grid(
     aspect = max(p.shape[0] / p.shape[1] for p in panels)  # a row's height for its width
     if display.large:
         by_height = (LECTURE_FIGURE_PX - top - bottom - (rows - 1) * row_gap) / rows
-        by_width = LECTURE_PLOT_PX * (1 - (cols - 1) * gap) / cols * aspect
+        by_width = display.plot_px * (1 - (cols - 1) * gap) / cols * aspect
         panel_px = int(min(by_height, by_width, LECTURE_PANEL_MAX_PX))
-    elif display.narrow:  # as tall as a phone's width lets a panel be: no empty band under each row
-        panel_px = int(min(panel_px, NARROW_PLOT_PX * (1 - (cols - 1) * gap) / cols * aspect))
+    elif display.narrow or display.half:  # as tall as a phone's or a half's width lets a panel be: no empty band
+        panel_px = int(min(panel_px, display.plot_px * (1 - (cols - 1) * gap) / cols * aspect))
     plot_px = rows * panel_px + (rows - 1) * row_gap
     colorbar = {"title": {"text": colorbar_title, "side": "right"}, "thickness": 12, "len": 0.9}
     if display.narrow:  # under the panels, across the page, so the panels take the page's width
@@ -324,8 +335,7 @@ def cover(p: int, x0: float, x1: float, y0: float, y1: float) -> dict:
 def _column_gap(display: Display, chars: int) -> float:
     """The gap between two columns of panels, a fraction of the plot's width: room for y tick labels of
     `chars` characters, on the plot width usual for the display."""
-    width = LECTURE_PLOT_PX if display.large else NARROW_PLOT_PX if display.narrow else DESKTOP_PLOT_PX
-    return max(0.04 if display.large else 0.06, (chars * 0.62 * display.tick_size + 14) / width)
+    return max(0.04 if display.large else 0.06, (chars * 0.62 * display.tick_size + 14) / display.plot_px)
 
 
 def _ticks(labels, count: int, cols: int) -> dict:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import re
 
-from . import Display
+from . import HALF_WIDTH, MODEBAR_PX, Display
 
-GAP = 0.08  # between the two halves, a fraction of the width
 NARROW_GAP_PX = 24  # between the two, one above the other, on a phone
 TITLE_SCALE = 1.8  # a half's title band, in lines of the display's font
 _AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
@@ -83,11 +82,11 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
         places = [((0, 1), (1 - plots[0] / plot_px, 1)), ((0, 1), (0, plots[1] / plot_px))]
     else:
         top, bottom = max(m["t"] for m in margins) + title_px, max(m["b"] for m in margins)
-        plot_px, half = max(plots), (1 - GAP) / 2
-        places = [((0, half), (1 - plots[0] / plot_px, 1)), ((1 - half, 1), (1 - plots[1] / plot_px, 1))]
+        plot_px = max(plots)
+        places = [((0, HALF_WIDTH), (1 - plots[0] / plot_px, 1)), ((1 - HALF_WIDTH, 1), (1 - plots[1] / plot_px, 1))]
     layout = {key: value for key, value in left["layout"].items() if not _AXIS_KEY.match(key)}
     layout.update(height=top + plot_px + bottom, margin={**left["layout"]["margin"], "t": top, "b": bottom})
-    data, annotations, shapes = [], [], []
+    data, annotations, shapes, half_titles = [], [], [], []
     offset = 0
     for side, (fig, (xs, ys), title) in enumerate(zip((left, right), places, titles)):
         traces, axes, notes, boxes = _placed(fig, offset, xs, ys)
@@ -97,8 +96,10 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
         layout.update(axes)
         annotations += notes
         shapes += boxes
-        annotations.append({"text": f"<b>{title}</b>", "xref": "paper", "yref": "paper", "x": sum(xs) / 2,
-                            "y": ys[1], "yshift": fig["layout"]["margin"]["t"] + title_px * 0.15,
+        # above the panel titles (on a phone, under the toolbar's band at the top: figures.MODEBAR_PX)
+        shift = fig["layout"]["margin"]["t"] - (MODEBAR_PX if display.narrow else 0) + title_px * 0.15
+        half_titles.append({"text": f"<b>{title}</b>", "xref": "paper", "yref": "paper", "x": sum(xs) / 2,
+                            "y": ys[1], "yshift": shift,
                             "xanchor": "center", "yanchor": "bottom", "showarrow": False,
                             "font": {"size": round(display.font_size * 1.15)}})
         offset += axis_count(fig)
@@ -106,5 +107,7 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
     if len(scales) == 2 and all("cmin" in s and "cmax" in s for s in scales):
         layout["coloraxis"] = {**scales[0], "cmin": min(s["cmin"] for s in scales),
                                "cmax": max(s["cmax"] for s in scales)}
-    layout.update(annotations=annotations, shapes=shapes)
+    # the halves' titles after the panels' own: the screen-reader tables take the k-th heatmap's name from the k-th
+    # annotation (assets/a11y.js)
+    layout.update(annotations=annotations + half_titles, shapes=shapes)
     return {"data": data, "layout": layout}

@@ -38,10 +38,10 @@ function frames(page) {
   return page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-// Every graph of the section has data and has painted it (an image, a trace or a WebGL canvas), and no graph
-// is waiting on Dash or Plotly.
+// Every graph shown in the section has data and has painted it (an image, a trace or a WebGL canvas), and no graph
+// is waiting on Dash or Plotly. A graph in a hidden box is not shown (the two settings while none is compared).
 function drawn(section) {
-  const plots = Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`));
+  const plots = Array.from(document.querySelectorAll(`#${section} .js-plotly-plot`)).filter((gd) => !gd.closest("[hidden]"));
   const busy = window.store && window.store.getState().isLoading;
   return !busy && plots.length > 0 && plots.every((gd) => Array.isArray(gd.data) && gd.data.length > 0
     && !gd.closest(".dash-graph--pending")

@@ -147,7 +147,8 @@ test("each shortcut key presses its button from anywhere but a box being typed i
     ArrowRight: "key-next", p: "key-present", P: "key-present", Escape: "key-leave", "?": "key-help",
     PageDown: "key-plan-next", PageUp: "key-plan-previous",  // a clicker's keys step through a lecture plan
     c: "key-hide-cell", C: "key-hide-cell", r: "key-hide-row", R: "key-hide-row", m: "key-hide-map",
-    M: "key-hide-map" };  // predict first (explorer/predict.py); with Ctrl, C copies as ever
+    M: "key-hide-map",  // predict first (explorer/predict.py); with Ctrl, C copies as ever
+    a: "key-plan-add", A: "key-plan-add" };  // the view into the plan, in the presenter view too (plan.edit)
   assert.deepStrictEqual(keys, expected);
   for (const [key, button] of Object.entries(expected)) {
     assert.strictEqual(clicked({ key, target: radio }), button, key);
@@ -157,7 +158,7 @@ test("each shortcut key presses its button from anywhere but a box being typed i
       assert.strictEqual(clicked({ key, target: radio, [modifier]: true }), null, key + modifier);
     }
   }
-  for (const key of ["3", "a", "Enter", "Tab", " ", "constructor", "toString"]) {
+  for (const key of ["3", "b", "Enter", "Tab", " ", "constructor", "toString"]) {
     assert.strictEqual(clicked({ key, target: radio }), null, key);
   }
 });
