@@ -202,3 +202,16 @@ def test_a_hidden_figure_is_not_presented_until_it_is_shown(page):
     assert wait_until(page, PRESENTED)["graph"] == "compare"
     wait_until(page, FILLS_THE_SCREEN)
     assert page.errors == []
+
+
+def test_the_list_of_keys_shows_over_a_presented_figure(page):
+    """? in the presenter view: the list of keys is on top, not under the full-screen figure."""
+    page.goto(page.base + "/?tab=example&h=4&present=heatmaps&lecture=1")
+    assert wait_until(page, PRESENTED)["graph"] == "heatmaps"
+    page.keyboard.press("?")
+    wait_until(page, "() => !document.getElementById('shortcuts').hidden")
+    on_top = """() => { const b = document.getElementById('shortcuts').getBoundingClientRect();
+      const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+      return !!hit && !!hit.closest('#shortcuts'); }"""
+    assert page.evaluate(on_top)
+    assert page.errors == []
