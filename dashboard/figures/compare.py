@@ -1,5 +1,5 @@
 """Two settings side by side: two figures of the worked example made into one, so that a frame (and the presenter
-view) shows both, on one colour scale. Arrays in figures in, a figure out; no Dash."""
+view) shows both, on one colour scale. Figures in, a figure out; no Dash."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _AXIS_REF = re.compile(r"^([xy])(\d*)( domain)?$")
 
 
 def axis_count(fig: dict) -> int:
-    """How many x axes a figure has (xaxis, xaxis2, …)."""
+    """How many x axes a figure has (xaxis, xaxis2, …): its y axes are numbered as its x axes, panel by panel."""
     return max([int(m.group(2) or 1) for key in fig["layout"] if (m := _AXIS_KEY.match(key)) and m.group(1) == "x"]
                or [1])
 
