@@ -4,6 +4,7 @@ plan's view can show it), and presented whole like any figure."""
 
 import numpy as np
 import pytest
+from dash import no_update
 from dash.exceptions import PreventUpdate
 
 from dashboard import lecture_plan as plans
@@ -137,3 +138,10 @@ def test_a_link_opens_the_comparison_and_the_presenter_view_shows_it(page):
     page.locator("#compare-figure label", has_text="none").click()
     wait_until(page, "() => document.getElementById('compare-pair').hidden && !location.search.includes('vs')")
     assert page.errors == []
+
+
+def test_a_change_of_the_model_with_no_figure_compared_changes_nothing():
+    """The comparison follows the model a round trip later (ids.MODEL_LATER): with none chosen, no update at all."""
+    out = fire(compare.compare, changed=["example-model-later.data"], shared=model(8, 0, **SEED_MODEL),
+               figure=compare.NONE, h=1, weights="random")
+    assert out["figure"] is no_update and out["hidden"] is no_update

@@ -9,7 +9,7 @@ the student looks at come first."""
 from __future__ import annotations
 
 import dash_bootstrap_components as dbc
-from dash import Input, Output, html, no_update
+from dash import Input, Output, ctx, html, no_update
 
 from .. import limits
 from ..attention import HEAD_CHOICES
@@ -88,8 +88,9 @@ def compare(shared, figure, h, weights):
     view = ModelView.parse(shared)
     figure = limits.choice(figure, (NONE, *FIGURES), N_("the figure"))
     other = view.setting._replace(h=limits.heads(h), weights=limits.weights(weights))
-    if figure == NONE:
-        return dict(figure=no_update, hidden=True)
+    if figure == NONE:  # hidden when "none" is chosen; a change of the model then draws nothing and hides nothing
+        model_only = set(ctx.triggered_prop_ids) == {MODEL_LATER + ".data"}
+        return dict(figure=no_update, hidden=no_update if model_only else True)
     half = view.display if view.display.narrow else view.display._replace(half=True)  # a phone stacks them
     pair = fig.side_by_side(drawn(figure, view.setting, half), drawn(figure, other, half),
                             (title(view.setting), title(other)), view.display)

@@ -21,6 +21,7 @@ from .ids import CONFIG, HEADS, LEARN_STEP, LECTURE, PRESENTED, SEL_HEAD, TAB
 from .wiring import clientside_callback
 
 PRESENT = "present"  # a figure frame's button: {"type": PRESENT, "graph": its graph's id}
+PLAN_ADD_KEY = "key-plan-add"  # A: as the plan's "add this view" (plan.edit), which the presenter view covers
 SHORTCUT_LIST = "shortcuts"
 # (button, keys that press it, what it does): the list shows them, explorer.js maps the keys
 SHORTCUTS = [
@@ -37,14 +38,13 @@ SHORTCUTS = [
     ("key-hide-map", ["m", "M"], N_("predict first: hide the selected head's map; M again shows it")),
     ("key-plan-next", ["PageDown"], N_("the lecture plan's next step (a clicker's next)")),
     ("key-plan-previous", ["PageUp"], N_("the lecture plan's previous step")),
-    ("key-plan-add", ["a", "A"], N_("add the page's view to the lecture plan, the presented figure too")),
+    (PLAN_ADD_KEY, ["a", "A"], N_("add the page's view to the lecture plan, the presented figure too")),
     ("key-help", ["?"], N_("show or hide this list")),
 ]
 KEY_SHOWN = {"ArrowLeft": "←", "ArrowRight": "→", "Escape": "Esc", "p": "P", "c": "C", "r": "R", "m": "M", "a": "A"}
 # Translators: the Page Down and Page Up keys, as a keyboard labels them
 KEY_WORDS = {"PageDown": N_("PgDn"), "PageUp": N_("PgUp")}
 PLAN_STEP_KEYS = {"key-plan-previous": -1, "key-plan-next": 1}  # the lecture plan's buttons (plan.step)
-PLAN_ADD_KEY = "key-plan-add"  # A: as the plan's "add this view" (plan.edit), which the presenter view covers
 
 
 def present_button(graph_id: str) -> html.Button:

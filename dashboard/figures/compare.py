@@ -72,7 +72,7 @@ def _plot_px(fig: dict) -> float:
 def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Display) -> dict:
     """`left` and `right` (figures of the same kind) in one figure: beside each other, each under its title, or on a
     phone one above the other. Both keep their panels' sizes in pixels (the shorter one sits at the top) and share
-    one colour scale: a colour means the same number on both sides. The left one's colour bar and legend stay."""
+    one colour scale: a colour means the same number on both sides. The left one's colour bar stays."""
     title_px = round(display.font_size * TITLE_SCALE)
     margins = [f["layout"]["margin"] for f in (left, right)]
     plots = [_plot_px(f) for f in (left, right)]
@@ -88,10 +88,8 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
     layout.update(height=top + plot_px + bottom, margin={**left["layout"]["margin"], "t": top, "b": bottom})
     data, annotations, shapes, half_titles = [], [], [], []
     offset = 0
-    for side, (fig, (xs, ys), title) in enumerate(zip((left, right), places, titles)):
+    for fig, (xs, ys), title in zip((left, right), places, titles):
         traces, axes, notes, boxes = _placed(fig, offset, xs, ys)
-        if side:
-            traces = [{**t, "showlegend": False} for t in traces]  # the left one's legend names both
         data += traces
         layout.update(axes)
         annotations += notes
