@@ -170,6 +170,18 @@
         return fromUrl ? [no(), no()] : [on, graph];
       },
 
+      // A figure frame's PNG or SVG button (presenter.py): the figure as a slide 1920 px wide, in the page's theme
+      // (rules.slideFigure) and language, laid out as wide as on the page (at least 960 px) and as tall for that.
+      slide: function (clicks, config) {
+        const id = context().triggered_id, gd = document.getElementById(id?.graph)?.querySelector(".js-plotly-plot");
+        if (!gd?.data || !context().triggered[0]?.value) return no();
+        const box = gd.getBoundingClientRect(), width = Math.max(960, Math.round(box.width));
+        const theme = config.slide[document.documentElement.getAttribute("data-bs-theme")] || config.slide.light;
+        Plotly.downloadImage(rules().slideFigure({ data: gd.data, layout: gd.layout }, theme), { format: id.format,
+          filename: id.graph, width, height: Math.round((box.height * width) / box.width), scale: 1920 / width });
+        return no();
+      },
+
       // The page's own address, for the share box, in the page's language (?lang=) even where the browser chose it.
       shareLink: function (search) {
         const q = new URLSearchParams(search || "");

@@ -100,8 +100,23 @@
     return change;
   }
 
+  // A figure ({data, layout}) as a slide in one of the page's themes (dashboard/figures/slide.py, slide_themes):
+  // the colour maps the page's dark filters change swapped for what they draw, the background the page's, and
+  // the text the page's where the page recolours it. Pure: the figure itself is left as it is.
+  function slideFigure(figure, theme) {
+    const swap = (on) => (on?.colorscale ? { ...on, colorscale: theme.scales[JSON.stringify(on.colorscale)] ?? on.colorscale } : on);
+    const layout = { ...figure.layout, paper_bgcolor: theme.bg };
+    if (theme.text) layout.font = { ...layout.font, color: theme.text };
+    Object.keys(layout).filter((k) => /^coloraxis\d*$/.test(k)).forEach((k) => (layout[k] = swap(layout[k])));
+    Object.keys(layout).filter((k) => /^scene\d*$/.test(k) && theme.sceneText).forEach((k) => {
+      layout[k] = { ...layout[k] };
+      ["xaxis", "yaxis", "zaxis"].forEach((a) => (layout[k][a] = { ...layout[k][a], color: theme.sceneText }));
+    });
+    return { data: figure.data.map(swap), layout };
+  }
+
   const rules = { orderWords, isOrder, readParam, writeParam, focusedPlanes, passOn, keepsKeys, shortcutButton,
-    keyChange };
+    keyChange, slideFigure };
   if (typeof module === "object" && module.exports) module.exports = rules;
   else root.explorerRules = rules;
 })(this);

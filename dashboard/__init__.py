@@ -19,6 +19,7 @@ def create_apps(password: str | None = None) -> tuple:
     from flask import Flask
 
     from . import classmode, explorer, i18n, server
+    from .figures.slide import DIVERGING_FILTER
 
     flask_server = Flask(__name__)
 
@@ -28,11 +29,13 @@ def create_apps(password: str | None = None) -> tuple:
                         compress=False)  # server.harden sets up flask-compress with gzip for streamed files too
 
         def index(**parts) -> str:
-            """The page in its language (server.page_language): <html lang> and the title."""
+            """The page in its language (server.page_language): <html lang> and the title; and dark mode's filter
+            for diverging colour maps (figures/slide.py), which assets/site/theme.css names."""
             lang = server.page_language()
             with i18n.use(lang):
                 page = Dash.interpolate_index(dash_app, **{**parts, "title": escape(i18n._(title))})
                 loading = escape(i18n._("Loading…"))
+            page = page.replace("<body>", "<body>" + DIVERGING_FILTER, 1)
             return page.replace("<html>", f'<html lang="{lang}">', 1).replace("Loading...", loading, 1)
 
         dash_app.interpolate_index = index

@@ -290,28 +290,3 @@ def test_the_cube_draws_each_planes_name_at_its_height(browser, app_url):
     assert [names.get(z) for z, _ in seen["planes"]] == ["head 1", "head 2", "head 3", "head 4"], seen
     assert [names[z] for z, opacity in seen["planes"] if opacity == figures.PLANE_OPACITY] == ["head 2"]
     page.context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("graph", ["heatmaps", "cube"])
-def test_the_toolbar_s_camera_saves_a_slide_1920_px_wide_named_for_its_figure(browser, app_url, graph):
-    """Slide-ready export (issue 35): the camera button of any figure's toolbar saves a PNG 1920 px wide, laid out
-    by plotly 960 px wide at the figure's own height and drawn twice as large (its text as large as lecture
-    mode's), in the page's language, named for the figure. Lecture mode hides the toolbar: a lecturer makes
-    slides before the lecture."""
-    from pathlib import Path
-
-    from dashboard import i18n
-
-    with i18n.use("es"):
-        camera = i18n._("Download plot as a PNG")  # the toolbar speaks the page's language
-    page = open_page(browser, f"{app_url}/?h=8&weights=trained&lang=es", 1440, 900)
-    wait_graph(page, graph)
-    page.hover(f"#{graph} .js-plotly-plot")
-    with page.expect_download(timeout=60_000) as download:
-        page.locator(f"#{graph} .modebar-btn[data-title='{camera}']").click()
-    png = Path(download.value.path()).read_bytes()
-    assert download.value.suggested_filename == f"{graph}.png"
-    height = page.evaluate(f"() => document.querySelector('#{graph} .js-plotly-plot')._fullLayout.height")
-    assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, round(2 * height))
-    page.context.close()

@@ -13,7 +13,7 @@ from .. import languages, limits
 from ..attention import HEAD_CHOICES
 from ..server import ONE_YEAR
 from ..urls import url_param
-from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, ui
+from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, slides, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, PRESENTED, SEED, TAB, URL, WIDTH_CHANGED
 from .wiring import CALLBACKS, clientside_callback
 
@@ -41,7 +41,7 @@ def config() -> dict:
     ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "widthChanged": WIDTH_CHANGED}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
             "modelTabs": list(model_bar.TABS), "tabStores": controls.client_config(),
-            "presenter": presenter.client_config()}
+            "presenter": presenter.client_config(), "slide": slides.client_config()}
 
 
 # The page's two listeners, registered once: a key presses its shortcut's button (presenter.py), and a page that

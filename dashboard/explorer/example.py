@@ -15,7 +15,7 @@ from ..state import SETTINGS_CACHED, Setting, model, tokens
 from . import compare, drilldown, forms, forward, influence, predict, selection, summary
 from .controls import CELL, MODEL, Cell, ModelView
 from .ids import HEATMAPS, MODEL_LATER, section_id
-from .presenter import present_button
+from .slides import frame_buttons
 from .ui import (DRAWN, NEAR_KEPT, came_near, follow_h, graph, head_buttons, markdown, near_button, near_id, near_outputs,
                  text_beside_view, waiting)
 from .wiring import callback
@@ -54,9 +54,9 @@ def layout() -> html.Section:
             text_beside_view(
                 ["cube"],
                 [head_buttons(CUBE_FOCUS, _("bring forward"), include_all=True, focuses=CUBE),
-                 html.Div([near_button(CUBE), present_button(CUBE), camera_buttons(),
+                 html.Div([near_button(CUBE), frame_buttons(CUBE), camera_buttons(),
                            dcc.Graph(id=CUBE, figure={"data": [], "layout": fig.cube_layout()},
-                                     config=figures.graph_config(CUBE), className="webgl-figure"),
+                                     config=figures.graph_config(), className="webgl-figure"),
                            # shown by CSS in place of plotly's English notice (and its link off the machine)
                            html.P(_(NO_WEBGL), className="no-webgl-notice", role="status")],
                           className="figure-frame")],

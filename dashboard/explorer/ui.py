@@ -15,7 +15,7 @@ from dash import Output, ctx, dcc, html, no_update
 
 from .. import figures, i18n, limits
 from ..i18n import _
-from .presenter import present_button
+from .slides import frame_buttons
 from ..attention import HEAD_CHOICES
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"  # English here, each translation in CONTENT/<lang>
@@ -152,11 +152,11 @@ def live_html(panel_id: str, className: str = "") -> html.Div:
 
 
 def graph(graph_id: str, figure: dict | None = None, waits: bool = False, **kwargs) -> html.Div:
-    """A figure in its frame, with the button that presents it alone, full screen (presenter.py). A graph that
-    `waits` draws only near the screen: its frame holds its near button (near_button)."""
-    return html.Div([*([near_button(graph_id)] if waits else []), present_button(graph_id),
+    """A figure in its frame, with the buttons that present it alone, full screen, and save it as a slide
+    (slides.py). A graph that `waits` draws only near the screen: its frame holds its near button (near_button)."""
+    return html.Div([*([near_button(graph_id)] if waits else []), frame_buttons(graph_id),
                      dcc.Graph(id=graph_id, figure=figure or {"data": [], "layout": figures.base_layout()},
-                               config=figures.graph_config(graph_id), **kwargs)], className="figure-frame")
+                               config=figures.graph_config(), **kwargs)], className="figure-frame")
 
 
 def cell_inputs(ids: tuple[str, str, str], cell: tuple[int, int, int]) -> html.Div:

@@ -25,20 +25,15 @@ CLUSTER_COLOURS = ("#E69F00", "#0072B2", "#009E73")
 CLUSTER_SYMBOLS = ("circle", "square", "diamond")
 SUPERSCRIPT = str.maketrans("0123456789()", "⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾")
 
-# The toolbar's camera saves a slide 1920 px wide: plotly lays the figure out 960 px wide, at its own height, and
-# draws it twice as large, so that its 12 px text reads as lecture mode's 24 px (lecture mode hides the toolbar).
-SLIDE = {"format": "png", "width": 960, "height": None, "scale": 2}
 GRAPH_CONFIG = {
     "displaylogo": False,
     "showSendToCloud": False,  # plotly's "share" button posts data to another host
-    "modeBarButtonsToRemove": ["select2d", "lasso2d"],
-    "toImageButtonOptions": SLIDE,
+    # a frame's own buttons save a slide in the page's theme (explorer/slides.py); plotly's camera saved it light
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "toImage"],
 }
 # Plotly's own words (its toolbar's buttons and notices), which graph_config gives it in the page's language.
 PLOTLY_WORDS = (
     N_("Zoom"), N_("Pan"), N_("Zoom in"), N_("Zoom out"), N_("Autoscale"), N_("Reset axes"),
-    N_("Download plot as a PNG"), N_("Download plot"), N_("Image download succeeded"),
-    N_("Preparing image - this may take a few seconds"), N_("Sorry, there was a problem downloading your image!"),
     N_("Double-click to zoom back out"), N_("Orbital rotation"), N_("Turntable rotation"),
     N_("Reset camera to default"), N_("Reset camera to last save"), N_("Reset view"), N_("Reset views"),
     N_("Show closest data on hover"), N_("Compare data on hover"), N_("Toggle show closest data on hover"),
@@ -46,16 +41,13 @@ PLOTLY_WORDS = (
 )
 
 
-def graph_config(filename: str | None = None) -> dict:
+def graph_config() -> dict:
     """GRAPH_CONFIG, with plotly's words in the request's language: a dictionary only, so numbers keep plotly's
-    default format (a decimal point), as the rest of the page writes them in every language. `filename` names the
-    slide the toolbar's camera saves (filename.png, 1920 px wide: SLIDE) instead of plotly's 'newplot'."""
-    config = GRAPH_CONFIG if filename is None else {**GRAPH_CONFIG,
-                                                    "toImageButtonOptions": {**SLIDE, "filename": filename}}
+    default format (a decimal point), as the rest of the page writes them in every language."""
     lang = language()
     if lang == DEFAULT:
-        return config
-    return {**config, "locale": lang, "locales": {lang: {"dictionary": {w: _(w) for w in PLOTLY_WORDS}}}}
+        return GRAPH_CONFIG
+    return {**GRAPH_CONFIG, "locale": lang, "locales": {lang: {"dictionary": {w: _(w) for w in PLOTLY_WORDS}}}}
 
 
 PLANE_OPACITY, FADED_OPACITY = 0.85, 0.08

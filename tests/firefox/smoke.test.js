@@ -174,3 +174,31 @@ test("the language switch shows the page in Spanish, in the same setting", async
     assert.strictEqual((await heads(page)).length, 2);
   });
 });
+
+test("a figure's PNG button saves it 1920 px wide, in the dark page's colours", async (t) => {
+  await withPage(t, async (page) => {
+    await page.goto(APP_URL + "/?tab=example&h=2");
+    await page.evaluate(() => localStorage.setItem("mha-theme", "dark"));
+    await page.reload();
+    await lookAt(page, "cube");  // the WebGL figure: its image comes from the scene's own canvas
+    // the file the click saves, read at once (Plotly revokes its address after the click), not downloaded
+    await page.evaluate(() => document.addEventListener("click", (e) => {
+      if (!e.target.download) return;
+      e.preventDefault();
+      const image = new Image();
+      image.src = e.target.href;  // an image may load a blob: address (the CSP lets no fetch do it)
+      window.savedSlide = { name: e.target.download, image: image.decode().then(() => image) };
+    }, true));
+    await page.click(".figure-frame:has(#cube) .slide-button");  // PNG, the first
+    await waitFor(page, () => window.savedSlide);
+    const saved = await page.evaluate(async () => {
+      const image = await window.savedSlide.image;
+      const canvas = document.createElement("canvas");
+      [canvas.width, canvas.height] = [image.width, image.height];
+      canvas.getContext("2d").drawImage(image, 0, 0);
+      return { name: window.savedSlide.name, width: image.width,
+        corner: Array.from(canvas.getContext("2d").getImageData(2, 2, 1, 1).data) };
+    });
+    assert.deepStrictEqual(saved, { name: "cube.png", width: 1920, corner: [33, 37, 41, 255] });
+  });
+});

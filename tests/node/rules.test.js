@@ -162,3 +162,53 @@ test("each shortcut key presses its button from anywhere but a box being typed i
     assert.strictEqual(clicked({ key, target: radio }), null, key);
   }
 });
+
+// A slide in the page's theme (rules.slideFigure): the app's own figures and themes (dashboard/figures/slide.py).
+const slides = JSON.parse(execFileSync(python, ["-c", `
+import json, numpy as np
+from dashboard.figures import FEATURE_SCALE, heatmap_grid, example, influence, slide
+rng = np.random.default_rng(0)
+cube = {"data": example.cube_traces(rng.random((2, 3, 3))), "layout": example.cube_layout()}
+cube["data"].append({"type": "scatter3d", "x": [0], "y": [0], "z": [1], "marker": {"color": "#D55E00"}})
+print(json.dumps({"themes": slide.slide_themes(), "figures": {
+  "attention": heatmap_grid(rng.random((2, 3, 3)), ["a", "b"]),
+  "signed": heatmap_grid(rng.random((2, 3, 3)) - 0.5, ["a", "b"], zmin=None, colorscale=FEATURE_SCALE),
+  "influence": heatmap_grid(rng.random((1, 3, 3)), ["a"], colorscale=influence.INFLUENCE_SCALE),
+  "tokens": example.token_views(rng.random((6, 4)), np.arange(6) % 3),
+  "cube": cube}}))`], { cwd: root }));
+const scalesOf = (figure) => [...figure.data.map((t) => t.colorscale),
+  ...Object.keys(figure.layout).filter((k) => k.startsWith("coloraxis")).map((k) => figure.layout[k].colorscale)]
+  .filter((s) => s !== undefined);
+
+test("a dark slide takes every colour map as dark mode draws it, the page's background and text, the original untouched", () => {
+  const dark = slides.themes.dark;
+  for (const [name, figure] of Object.entries(slides.figures)) {
+    const before = JSON.stringify(figure);
+    const made = rules.slideFigure(figure, dark);
+    assert.strictEqual(JSON.stringify(figure), before, name);  // a copy: the page's figure stays as it is
+    const [was, now] = [scalesOf(figure), scalesOf(made)];
+    assert.ok(was.length > 0, name);
+    was.forEach((s, k) => assert.deepStrictEqual(now[k], dark.scales[JSON.stringify(s)], name + " map " + k));
+    assert.strictEqual(made.layout.paper_bgcolor, dark.bg, name);
+    assert.strictEqual(made.layout.font.color, dark.text, name);
+    assert.strictEqual(made.layout.font.family, figure.layout.font.family, name);  // the page's fonts
+    made.data.forEach((t, k) => assert.deepStrictEqual(t.marker, figure.data[k].marker, name));  // markers kept
+    assert.deepStrictEqual(made.layout.annotations, figure.layout.annotations, name);  // titles, language kept
+  }
+  const scene = rules.slideFigure(slides.figures.cube, dark).layout.scene;
+  for (const axis of ["xaxis", "yaxis", "zaxis"]) {
+    assert.strictEqual(scene[axis].color, dark.text, axis);
+    assert.deepStrictEqual(scene[axis].title, slides.figures.cube.layout.scene[axis].title, axis);
+  }
+});
+
+test("a light slide keeps the figure's colours, on the page's white", () => {
+  const light = slides.themes.light;
+  for (const [name, figure] of Object.entries(slides.figures)) {
+    const made = rules.slideFigure(figure, light);
+    assert.deepStrictEqual(scalesOf(made), scalesOf(figure), name);
+    assert.deepStrictEqual(made.layout.font, figure.layout.font, name);
+    assert.deepStrictEqual(made.layout.scene, figure.layout.scene, name);
+    assert.strictEqual(made.layout.paper_bgcolor, light.bg, name);
+  }
+});
