@@ -59,6 +59,29 @@ def test_both_halves_equal_the_core_on_one_colour_scale(h, weights, vs_h, vs_wei
         f"<b>h = {h}, {compare.WEIGHT_NAMES[weights]}</b>", f"<b>h = {vs_h}, {compare.WEIGHT_NAMES[vs_weights]}</b>"]
 
 
+@pytest.mark.parametrize("figure", list(compare.FIGURES))
+def test_every_offered_figure_is_each_setting_s_own_figure_on_one_scale(figure):
+    """Any figure of the worked example the panel offers: the left half is the page's own figure (h = 4, the seed's
+    weights), the right the other setting's (h = 2, trained), each drawn for half the width, with every number of
+    each, and one colour scale that spans both (signed maps centred on 0)."""
+    from dashboard.explorer.controls import ModelView
+
+    view = ModelView.parse(model(4, 0, **SEED_MODEL))
+    half = view.display._replace(half=True)
+    own = [compare.drawn(figure, s, half) for s in (view.setting, view.setting._replace(h=2, weights="trained"))]
+    pair = shown(4, "random", figure, 2, "trained")["figure"]
+    assert len(pair["data"]) == sum(len(f["data"]) for f in own)
+    for made, alone in zip(pair["data"], own[0]["data"] + own[1]["data"]):
+        np.testing.assert_array_equal(decode(made["z"]), decode(alone["z"]))
+    scales = [f["layout"]["coloraxis"] for f in own]
+    scale = pair["layout"]["coloraxis"]
+    assert scale["cmin"] == min(s["cmin"] for s in scales) and scale["cmax"] == max(s["cmax"] for s in scales)
+    if scales[0]["cmin"] < 0:
+        assert scale["cmin"] == -scale["cmax"]
+    refs = [(t["xaxis"], t["yaxis"]) for t in pair["data"]]
+    assert len(set(refs)) == len(refs)  # no panel drawn on another's axes
+
+
 def test_each_half_keeps_its_own_axes():
     pair = shown(2, figure="blocks", vs_h=4)["figure"]
     refs = [(t["xaxis"], t["yaxis"]) for t in pair["data"]]

@@ -27,7 +27,9 @@ COMPARE_H, COMPARE_WEIGHTS = "compare-h", "compare-weights"  # the other setting
 COMPARE = "compare"  # the graph: both settings in one figure
 PAIR = "compare-pair"  # its frame's box, hidden while no figure is chosen
 # the figures with one colour scale (a coloraxis) that both halves share
-FIGURES = {"heatmaps": N_("the heads' attention"), "blocks": N_("Q, K and V, head by head")}
+FIGURES = {"heatmaps": N_("the heads' attention"), "blocks": N_("Q, K and V, head by head"),
+           "forward": N_("the forward pass"), "forms": N_("the bilinear forms"), "logits": N_("the logits"),
+           "influence": N_("each head's influence")}
 # Translators: the short names of the two kinds of weights, beside "h = 4" in a comparison's titles
 WEIGHT_NAMES = {"random": N_("the seed's weights"), "trained": N_("trained weights")}
 URL_PARAMS = [
@@ -72,10 +74,16 @@ def title(s) -> str:
 
 
 def drawn(figure: str, s, display) -> dict:
-    """The worked example's figure `figure` for setting s, from its own cached function."""
-    from . import example  # the worked example holds this panel (its layout imports this module)
+    """The worked example's figure `figure` (a key of FIGURES) for setting s, from its own cached function."""
+    from . import example, forms, forward, influence  # the worked example holds this panel: it imports this module
 
-    return example.heatmap_figure(s, display) if figure == "heatmaps" else example.block_figure(s, display)
+    makers = {"heatmaps": lambda: example.heatmap_figure(s, display),
+              "blocks": lambda: example.block_figure(s, display),
+              "forward": lambda: forward.forward_view(s, display)[0],
+              "forms": lambda: forms.forms_figures(s, display)[0],
+              "logits": lambda: forms.forms_figures(s, display)[1],
+              "influence": lambda: influence.influence_figures(s, display)[0]}
+    return makers[figure]()
 
 
 @callback(output=dict(figure=Output(COMPARE, "figure"), hidden=Output(PAIR, "hidden")),
