@@ -72,14 +72,30 @@ def test_every_offered_figure_is_each_setting_s_own_figure_on_one_scale(figure):
     pair = shown(4, "random", figure, 2, "trained")["figure"]
     assert len(pair["data"]) == sum(len(f["data"]) for f in own)
     for made, alone in zip(pair["data"], own[0]["data"] + own[1]["data"]):
-        np.testing.assert_array_equal(decode(made["z"]), decode(alone["z"]))
-    scales = [f["layout"]["coloraxis"] for f in own]
-    scale = pair["layout"]["coloraxis"]
+        for axis in ("x", "y", "z"):  # a scatter's x and y, a heatmap's z
+            if axis in alone and (axis == "z" or alone["type"] == "scatter"):
+                np.testing.assert_array_equal(decode(made[axis]), decode(alone[axis]))
+    if "coloraxis" in own[0]["layout"]:
+        scales = [f["layout"]["coloraxis"] for f in own]
+        scale = pair["layout"]["coloraxis"]
+    else:  # a heatmap with a range of its own in each (the tokens' X): both on the wider, one colour bar
+        scales = [{"cmin": t["zmin"], "cmax": t["zmax"]} for f in own for t in f["data"] if "zmin" in t]
+        ranged = [t for t in pair["data"] if "zmin" in t]
+        assert len(ranged) == 2 and [t["showscale"] for t in ranged] == [True, False]
+        assert ranged[0]["zmin"] == ranged[1]["zmin"] and ranged[0]["zmax"] == ranged[1]["zmax"]
+        scale = {"cmin": ranged[0]["zmin"], "cmax": ranged[0]["zmax"]}
     assert scale["cmin"] == min(s["cmin"] for s in scales) and scale["cmax"] == max(s["cmax"] for s in scales)
     if scales[0]["cmin"] < 0:
         assert scale["cmin"] == -scale["cmax"]
     refs = [(t["xaxis"], t["yaxis"]) for t in pair["data"]]
-    assert len(set(refs)) == len(refs)  # no panel drawn on another's axes
+    split = len(own[0]["data"])
+    assert not set(refs[:split]) & set(refs[split:])  # no half drawn on the other's axes
+
+
+def test_the_tokens_legend_names_each_cluster_once():
+    pair = shown(4, "random", "tokens", 4, "trained")["figure"]
+    legend = [t["name"] for t in pair["data"] if t["type"] == "scatter" and t.get("showlegend", True)]
+    assert legend == ["cluster 1", "cluster 2", "cluster 3"], legend
 
 
 def test_each_half_keeps_its_own_axes():

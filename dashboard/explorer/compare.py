@@ -26,10 +26,11 @@ NONE = ""  # no figure compared: the address leaves ?vs= out (rules.writeParam)
 COMPARE_H, COMPARE_WEIGHTS = "compare-h", "compare-weights"  # the other setting's h and weights
 COMPARE = "compare"  # the graph: both settings in one figure
 PAIR = "compare-pair"  # its frame's box, hidden while no figure is chosen
-# the figures with one colour scale (a coloraxis) that both halves share
-FIGURES = {"heatmaps": N_("the heads' attention"), "blocks": N_("Q, K and V, head by head"),
-           "forward": N_("the forward pass"), "forms": N_("the bilinear forms"), "logits": N_("the logits"),
-           "influence": N_("each head's influence")}
+# the worked example's figures two settings can share, in the page's order (not the cube's 3-D scene)
+FIGURES = {"tokens": N_("the tokens"), "blocks": N_("Q, K and V, head by head"), "forward": N_("the forward pass"),
+           "forms": N_("the bilinear forms"), "logits": N_("the logits"), "heatmaps": N_("the heads' attention"),
+           "influence": N_("each head's influence"), "layer": N_("the layer's influence"),
+           "effects": N_("each head's effect")}
 # Translators: the short names of the two kinds of weights, beside "h = 4" in a comparison's titles
 WEIGHT_NAMES = {"random": N_("the seed's weights"), "trained": N_("trained weights")}
 URL_PARAMS = [
@@ -45,7 +46,7 @@ def radios(component_id: str, options: dict, value, label: str) -> html.Fieldset
     return html.Fieldset([html.Legend(label, className="small mb-0"),
                           dbc.RadioItems(id=component_id, value=value,
                                          options=[{"label": v, "value": k} for k, v in options.items()],
-                                         inline=True, className="btn-group", inputClassName="btn-check",
+                                         inline=True, className="btn-group flex-wrap", inputClassName="btn-check",
                                          labelClassName="btn btn-sm btn-outline-primary",
                                          labelCheckedClassName="active")])
 
@@ -77,12 +78,15 @@ def drawn(figure: str, s, display) -> dict:
     """The worked example's figure `figure` (a key of FIGURES) for setting s, from its own cached function."""
     from . import example, forms, forward, influence  # the worked example holds this panel: it imports this module
 
-    makers = {"heatmaps": lambda: example.heatmap_figure(s, display),
+    makers = {"tokens": lambda: example.token_figure(s.weights, s.seed, s.size, display),
+              "heatmaps": lambda: example.heatmap_figure(s, display),
               "blocks": lambda: example.block_figure(s, display),
               "forward": lambda: forward.forward_view(s, display)[0],
               "forms": lambda: forms.forms_figures(s, display)[0],
               "logits": lambda: forms.forms_figures(s, display)[1],
-              "influence": lambda: influence.influence_figures(s, display)[0]}
+              "influence": lambda: influence.influence_figures(s, display)[0],
+              "layer": lambda: influence.influence_figures(s, display)[1],
+              "effects": lambda: influence.heads_view(s, display)[0]}
     return makers[figure]()
 
 

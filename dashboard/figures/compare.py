@@ -72,7 +72,8 @@ def _plot_px(fig: dict) -> float:
 def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Display) -> dict:
     """`left` and `right` (figures of the same kind) in one figure: beside each other, each under its title, or on a
     phone one above the other. Both keep their panels' sizes in pixels (the shorter one sits at the top) and share
-    one colour scale: a colour means the same number on both sides. The left one's colour bar stays."""
+    one colour scale (their coloraxis, or each heatmap's own range): a colour means the same number on both sides.
+    The left one's colour bar stays."""
     title_px = round(display.font_size * TITLE_SCALE)
     margins = [f["layout"]["margin"] for f in (left, right)]
     plots = [_plot_px(f) for f in (left, right)]
@@ -90,7 +91,8 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
     offset = 0
     for fig, (xs, ys), title in zip((left, right), places, titles):
         traces, axes, notes, boxes = _placed(fig, offset, xs, ys)
-        data += traces
+        named = {t["name"] for t in data if t.get("name")}  # the left's legend entries (the tokens' clusters): not twice
+        data += [{**t, "showlegend": False} if t.get("name") in named else t for t in traces]
         layout.update(axes)
         annotations += notes
         shapes += boxes
@@ -99,12 +101,19 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
         half_titles.append({"text": f"<b>{title}</b>", "xref": "paper", "yref": "paper", "x": sum(xs) / 2,
                             "y": ys[1], "yshift": shift,
                             "xanchor": "center", "yanchor": "bottom", "showarrow": False,
-                            "font": {"size": round(display.font_size * 1.15)}})
+                            # on a phone as large as the panels' titles: the longer ones still fit 390 px
+                            "font": {"size": display.font_size if display.narrow else round(display.font_size * 1.15)}})
         offset += axis_count(fig)
     scales = [f["layout"]["coloraxis"] for f in (left, right) if "coloraxis" in f["layout"]]
     if len(scales) == 2 and all("cmin" in s and "cmax" in s for s in scales):
         layout["coloraxis"] = {**scales[0], "cmin": min(s["cmin"] for s in scales),
                                "cmax": max(s["cmax"] for s in scales)}
+    # a heatmap with a scale of its own (the tokens' X): every such one on the widest range, with one colour bar
+    ranged = [t for t in data if "zmin" in t and "zmax" in t]
+    if ranged:
+        low, high = min(t["zmin"] for t in ranged), max(t["zmax"] for t in ranged)
+        own = {id(t) for t in ranged}
+        data = [{**t, "zmin": low, "zmax": high, "showscale": t is ranged[0]} if id(t) in own else t for t in data]
     # the halves' titles after the panels' own: the screen-reader tables take the k-th heatmap's name from the k-th
     # annotation (assets/a11y.js)
     layout.update(annotations=annotations + half_titles, shapes=shapes)
