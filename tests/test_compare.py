@@ -72,24 +72,50 @@ def test_every_offered_figure_is_each_setting_s_own_figure_on_one_scale(figure):
     pair = shown(4, "random", figure, 2, "trained")["figure"]
     assert len(pair["data"]) == sum(len(f["data"]) for f in own)
     for made, alone in zip(pair["data"], own[0]["data"] + own[1]["data"]):
-        for axis in ("x", "y", "z"):  # a scatter's x and y, a heatmap's z
-            if axis in alone and (axis == "z" or alone["type"] == "scatter"):
+        for axis in ("x", "y", "z", "intensity"):  # a scatter's x and y, a heatmap's z, a cube plane's intensity
+            if axis in alone and (axis in ("z", "intensity") or alone["type"] == "scatter"):
                 np.testing.assert_array_equal(decode(made[axis]), decode(alone[axis]))
     if "coloraxis" in own[0]["layout"]:
         scales = [f["layout"]["coloraxis"] for f in own]
         scale = pair["layout"]["coloraxis"]
-    else:  # a heatmap with a range of its own in each (the tokens' X): both on the wider, one colour bar
-        scales = [{"cmin": t["zmin"], "cmax": t["zmax"]} for f in own for t in f["data"] if "zmin" in t]
-        ranged = [t for t in pair["data"] if "zmin" in t]
-        assert len(ranged) == 2 and [t["showscale"] for t in ranged] == [True, False]
-        assert ranged[0]["zmin"] == ranged[1]["zmin"] and ranged[0]["zmax"] == ranged[1]["zmax"]
-        scale = {"cmin": ranged[0]["zmin"], "cmax": ranged[0]["zmax"]}
+    else:  # traces with a range of their own (the tokens' X, the cube's planes): all on the widest, one colour bar
+        low, high = ("cmin", "cmax") if figure == "cube" else ("zmin", "zmax")
+        scales = [{"cmin": t[low], "cmax": t[high]} for f in own for t in f["data"] if low in t]
+        ranged = [t for t in pair["data"] if low in t]
+        assert len(ranged) == len(scales) and [t["showscale"] for t in ranged].count(True) == 1
+        assert len({(t[low], t[high]) for t in ranged}) == 1
+        scale = {"cmin": ranged[0][low], "cmax": ranged[0][high]}
     assert scale["cmin"] == min(s["cmin"] for s in scales) and scale["cmax"] == max(s["cmax"] for s in scales)
     if scales[0]["cmin"] < 0:
         assert scale["cmin"] == -scale["cmax"]
-    refs = [(t["xaxis"], t["yaxis"]) for t in pair["data"]]
+    refs = [t.get("scene") or (t["xaxis"], t["yaxis"]) for t in pair["data"]]
     split = len(own[0]["data"])
     assert not set(refs[:split]) & set(refs[split:])  # no half drawn on the other's axes
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_cube_beside_another_is_two_scenes_each_in_its_half_with_the_core_s_weights(narrow):
+    pair = shown(4, "random", "cube", 2, "trained", narrow=narrow)["figure"]
+    layout = pair["layout"]
+    assert [t.get("scene") for t in pair["data"]] == ["scene"] * 4 + ["scene2"] * 2
+    for t, (i, w) in zip(pair["data"], [(i, "random") for i in range(4)] + [(i, "trained") for i in range(2)]):
+        A = core_model(Setting(4 if w == "random" else 2, 0, weights=w))[1].A
+        np.testing.assert_allclose(decode(t["intensity"])[::4], A[i].ravel(), rtol=1e-6)
+    first, second = layout["scene"]["domain"], layout["scene2"]["domain"]
+    if narrow:  # one above the other, each across the page
+        assert min(first["y"]) > max(second["y"]) and first["x"] == second["x"] == [0, 1]
+    else:
+        assert max(first["x"]) <= 0.5 <= min(second["x"]) and first["y"] == second["y"]
+    assert layout["height"] > 0 and layout["scene2"]["camera"] == layout["scene"]["camera"]
+
+
+def test_one_plane_is_named_head_1_alone_beside_the_page_s_cube_too():
+    """At h = 1 plotly's autorange put the one plane mid-way up 0..2, ticked 'head 0' and 'head 2'."""
+    pair = shown(4, "random", "cube", 1, "random")["figure"]["layout"]
+    assert pair["scene2"]["zaxis"]["range"] == [0.5, 1.5] and "range" not in pair["scene"]["zaxis"]
+    from dashboard.figures import example as cube
+    assert cube.cube_scene_text(DESKTOP, 1)["zaxis"]["range"] == [0.5, 1.5]  # the page's cube (example.update_cube)
+    assert "range" not in cube.cube_scene_text(DESKTOP, 2)["zaxis"]
 
 
 def test_the_tokens_legend_names_each_cluster_once():
@@ -143,7 +169,7 @@ def test_a_half_s_panels_are_laid_out_for_half_the_width(lecture):
 
 def test_no_figure_chosen_draws_nothing_and_bad_values_change_nothing():
     assert shown(figure=compare.NONE)["hidden"] is True
-    for bad in [dict(figure="none"), dict(figure="cube"), dict(figure=None), dict(vs_h=3), dict(vs_h="1"),
+    for bad in [dict(figure="none"), dict(figure="cubes"), dict(figure=None), dict(vs_h=3), dict(vs_h="1"),
                 dict(vs_weights="seed"), dict(vs_weights=["random"]), dict(figure="x" * 10_000)]:
         with pytest.raises(PreventUpdate):
             shown(**bad)
@@ -184,3 +210,18 @@ def test_a_change_of_the_model_with_no_figure_compared_changes_nothing():
     out = fire(compare.compare, changed=["example-model-later.data"], shared=model(8, 0, **SEED_MODEL),
                figure=compare.NONE, h=1, weights="random")
     assert out["figure"] is no_update and out["hidden"] is no_update
+
+
+@pytest.mark.browser
+def test_the_cube_beside_another_draws_two_scenes_and_dark_mode_turns_its_canvas_as_the_page_s_cube(browser, app_url):
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="dark")
+    page = context.new_page()
+    try:
+        page.goto(app_url + "/?tab=example&h=4&vs=cube&vs_h=1")
+        scenes = "() => Object.keys(document.querySelector('#compare .js-plotly-plot')?._fullLayout || {})" \
+                 ".filter(k => /^scene\\d*$/.test(k)).length"
+        assert wait_until(page, scenes, look_at="compare") == 2
+        canvas = "() => getComputedStyle(document.querySelector('#compare .gl-container canvas')).filter"
+        assert "invert" in wait_until(page, canvas)
+    finally:
+        context.close()

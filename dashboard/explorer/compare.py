@@ -14,6 +14,7 @@ from dash import Input, Output, ctx, html, no_update
 from .. import limits
 from ..attention import HEAD_CHOICES
 from ..figures import compare as fig
+from ..figures.example import cube_figure
 from ..i18n import N_, _
 from ..urls import url_param
 from .controls import ModelView
@@ -26,11 +27,11 @@ NONE = ""  # no figure compared: the address leaves ?vs= out (rules.writeParam)
 COMPARE_H, COMPARE_WEIGHTS = "compare-h", "compare-weights"  # the other setting's h and weights
 COMPARE = "compare"  # the graph: both settings in one figure
 PAIR = "compare-pair"  # its frame's box, hidden while no figure is chosen
-# the worked example's figures two settings can share, in the page's order (not the cube's 3-D scene)
+# the worked example's figures, in the page's order
 FIGURES = {"tokens": N_("the tokens"), "blocks": N_("Q, K and V, head by head"), "forward": N_("the forward pass"),
            "forms": N_("the bilinear forms"), "logits": N_("the logits"), "heatmaps": N_("the heads' attention"),
            "influence": N_("each head's influence"), "layer": N_("the layer's influence"),
-           "effects": N_("each head's effect")}
+           "effects": N_("each head's effect"), "cube": N_("the 3-D stack")}
 # Translators: the short names of the two kinds of weights, beside "h = 4" in a comparison's titles
 WEIGHT_NAMES = {"random": N_("the seed's weights"), "trained": N_("trained weights")}
 URL_PARAMS = [
@@ -86,7 +87,8 @@ def drawn(figure: str, s, display) -> dict:
               "logits": lambda: forms.forms_figures(s, display)[1],
               "influence": lambda: influence.influence_figures(s, display)[0],
               "layer": lambda: influence.influence_figures(s, display)[1],
-              "effects": lambda: influence.heads_view(s, display)[0]}
+              "effects": lambda: influence.heads_view(s, display)[0],
+              "cube": lambda: cube_figure(example.cube_data(s), display)}
     return makers[figure]()
 
 

@@ -175,7 +175,7 @@ def update_cube(shared, focus, near, drawn):
     options, chosen = follow_h(s.h, focus, include_all=True)
     cube = Patch()
     cube["data"] = fig.focus_planes(cube_data(s), limits.head_index(focus if chosen is no_update else chosen, s.h))
-    text = fig.cube_scene_text(view.display)
+    text = fig.cube_scene_text(view.display, s.h)
     cube["layout"]["font"] = text.pop("font")
     for key, value in text.items():
         cube["layout"]["scene"][key] = value

@@ -11,12 +11,25 @@ NARROW_GAP_PX = 24  # between the two, one above the other, on a phone
 TITLE_SCALE = 1.8  # a half's title band, in lines of the display's font
 _AXIS_KEY = re.compile(r"^([xy])axis(\d*)$")
 _AXIS_REF = re.compile(r"^([xy])(\d*)( domain)?$")
+_SCENE_KEY = re.compile(r"^scene(\d*)$")
+GL3D = {"mesh3d", "scatter3d", "surface"}  # trace types drawn in a 3-D scene (the cube's planes: mesh3d)
 
 
 def axis_count(fig: dict) -> int:
     """How many x axes a figure has (xaxis, xaxis2, …): its y axes are numbered as its x axes, panel by panel."""
     return max([int(m.group(2) or 1) for key in fig["layout"] if (m := _AXIS_KEY.match(key)) and m.group(1) == "x"]
                or [1])
+
+
+def scene_count(fig: dict) -> int:
+    """How many 3-D scenes a figure has (scene, scene2, …): the cube has one."""
+    return sum(1 for key in fig["layout"] if _SCENE_KEY.match(key))
+
+
+def _scene(ref: str, offset: int) -> str:
+    """A scene's name ('scene', 'scene2') moved `offset` scenes on."""
+    number = int(ref[len("scene"):] or 1) + offset
+    return f"scene{number if number > 1 else ''}"
 
 
 def _rename(ref, offset: int):
@@ -31,14 +44,20 @@ def _span(a: float, b: float, x: float) -> float:
     return a + (b - a) * x
 
 
-def _placed(fig: dict, offset: int, xs: tuple[float, float], ys: tuple[float, float]) -> tuple[list, dict, list, list]:
-    """A figure's traces, axes, annotations and shapes, its axes renumbered `offset` on and its paper coordinates
-    (0..1 both ways) mapped into xs × ys."""
+def _placed(fig: dict, offset: int, xs: tuple[float, float], ys: tuple[float, float],
+            scenes: int = 0) -> tuple[list, dict, list, list]:
+    """A figure's traces, axes (3-D scenes too), annotations and shapes, its axes renumbered `offset` on (its
+    scenes `scenes` on) and its paper coordinates (0..1 both ways) mapped into xs × ys."""
     layout = fig["layout"]
-    traces = [{**t, "xaxis": _rename(t.get("xaxis", "x"), offset), "yaxis": _rename(t.get("yaxis", "y"), offset)}
+    traces = [{**t, "scene": _scene(t.get("scene", "scene"), scenes)} if t.get("type") in GL3D else
+              {**t, "xaxis": _rename(t.get("xaxis", "x"), offset), "yaxis": _rename(t.get("yaxis", "y"), offset)}
               for t in fig["data"]]
     axes = {}
     for key, axis in layout.items():
+        if _SCENE_KEY.match(key):
+            domain = axis.get("domain", {})
+            axes[_scene(key, scenes)] = {**axis, "domain": {
+                name: [_span(*span, v) for v in domain.get(name, [0, 1])] for name, span in (("x", xs), ("y", ys))}}
         if not (m := _AXIS_KEY.match(key)):
             continue
         span = xs if m.group(1) == "x" else ys
@@ -85,12 +104,13 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
         top, bottom = max(m["t"] for m in margins) + title_px, max(m["b"] for m in margins)
         plot_px = max(plots)
         places = [((0, HALF_WIDTH), (1 - plots[0] / plot_px, 1)), ((1 - HALF_WIDTH, 1), (1 - plots[1] / plot_px, 1))]
-    layout = {key: value for key, value in left["layout"].items() if not _AXIS_KEY.match(key)}
+    layout = {key: value for key, value in left["layout"].items()
+              if not _AXIS_KEY.match(key) and not _SCENE_KEY.match(key)}
     layout.update(height=top + plot_px + bottom, margin={**left["layout"]["margin"], "t": top, "b": bottom})
     data, annotations, shapes, half_titles = [], [], [], []
-    offset = 0
+    offset = scenes = 0
     for fig, (xs, ys), title in zip((left, right), places, titles):
-        traces, axes, notes, boxes = _placed(fig, offset, xs, ys)
+        traces, axes, notes, boxes = _placed(fig, offset, xs, ys, scenes)
         named = {t["name"] for t in data if t.get("name")}  # the left's legend entries (the tokens' clusters): not twice
         data += [{**t, "showlegend": False} if t.get("name") in named else t for t in traces]
         layout.update(axes)
@@ -104,16 +124,18 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
                             # on a phone as large as the panels' titles: the longer ones still fit 390 px
                             "font": {"size": display.font_size if display.narrow else round(display.font_size * 1.15)}})
         offset += axis_count(fig)
+        scenes += scene_count(fig)
     scales = [f["layout"]["coloraxis"] for f in (left, right) if "coloraxis" in f["layout"]]
     if len(scales) == 2 and all("cmin" in s and "cmax" in s for s in scales):
         layout["coloraxis"] = {**scales[0], "cmin": min(s["cmin"] for s in scales),
                                "cmax": max(s["cmax"] for s in scales)}
-    # a heatmap with a scale of its own (the tokens' X): every such one on the widest range, with one colour bar
-    ranged = [t for t in data if "zmin" in t and "zmax" in t]
-    if ranged:
-        low, high = min(t["zmin"] for t in ranged), max(t["zmax"] for t in ranged)
-        own = {id(t) for t in ranged}
-        data = [{**t, "zmin": low, "zmax": high, "showscale": t is ranged[0]} if id(t) in own else t for t in data]
+    # traces with a scale of their own (the tokens' X, the cube's planes): all on the widest range, one colour bar
+    for low, high in (("zmin", "zmax"), ("cmin", "cmax")):
+        ranged = [t for t in data if low in t and high in t]
+        if ranged:
+            own, shown = {id(t) for t in ranged}, next((t for t in ranged if t.get("showscale", True)), None)
+            span = {low: min(t[low] for t in ranged), high: max(t[high] for t in ranged)}
+            data = [{**t, **span, "showscale": t is shown} if id(t) in own else t for t in data]
     # the halves' titles after the panels' own: the screen-reader tables take the k-th heatmap's name from the k-th
     # annotation (assets/a11y.js)
     layout.update(annotations=annotations + half_titles, shapes=shapes)

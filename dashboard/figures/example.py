@@ -7,8 +7,8 @@ import numpy as np
 from ..attention import merge_heads
 from ..i18n import _
 from . import (ATTENTION_SCALE, CLUSTER_COLOURS, CLUSTER_SYMBOLS, DESKTOP, FADED_OPACITY, FEATURE_SCALE, GRID,
-               PLANE_OPACITY, SUBSCRIPT, Display, axis_suffix, base_layout, head_title, heatmap_grid, outline_blocks,
-               typed_array)
+               LECTURE_FIGURE_PX, PLANE_OPACITY, SUBSCRIPT, Display, axis_suffix, base_layout, head_title, heatmap_grid,
+               outline_blocks, typed_array)
 
 
 def attention_heatmaps(A: np.ndarray, display: Display = DESKTOP) -> dict:
@@ -42,10 +42,10 @@ CUBE_CAMERAS = {
 NARROW_HEIGHT = 1.5
 
 
-def cube_scene_text(display: Display = DESKTOP) -> dict:
-    """What of the cube's layout depends on the display: its font, its axes (their text) and their proportions.
-    A view patches these keys alone (layout.font, layout.scene.xaxis, yaxis, zaxis, aspectratio), so the
-    camera, the user's or a preset's, stays."""
+def cube_scene_text(display: Display = DESKTOP, h: int | None = None) -> dict:
+    """What of the cube's layout depends on the display (and h): its font, its axes (their text) and their
+    proportions. A view patches these keys alone (layout.font, layout.scene.xaxis, yaxis, zaxis, aspectratio), so
+    the camera, the user's or a preset's, stays."""
     ticks, titles, text = CUBE_TEXT["lecture" if display.large else "narrow" if display.narrow else "desktop"]
     axis = {"showbackground": False, "showspikes": False, "color": CUBE_TEXT_COLOUR, "tickfont": {"size": ticks}}
     return {
@@ -58,7 +58,9 @@ def cube_scene_text(display: Display = DESKTOP) -> dict:
         # for any h and any rotation: no name hides behind a plane or sits on another's
         "zaxis": {**axis, "title": {"text": ""}, "tickmode": "linear", "tick0": 1, "dtick": 1,
                   # Translators: written before a head's number on the cube's axis ("head 3"): as "head {number}"
-                  "tickprefix": _("head "), "showgrid": False},
+                  "tickprefix": _("head "), "showgrid": False,
+                  # one plane: autorange puts it mid-way up a range 0 to 2, with ticks 'head 0' and 'head 2'
+                  **({"range": [0.5, 1.5]} if h == 1 else {})},
         "aspectratio": {"x": 1, "y": 1, "z": NARROW_HEIGHT if display.narrow else 1},
     }
 
@@ -83,6 +85,25 @@ def cube_layout(display: Display = DESKTOP) -> dict:
             "domain": {"x": [0, 1], "y": [0.12, 1]},  # the colour bar lies below
         },
     )
+
+
+# The cube beside another setting's (figures/compare.py) is in an ordinary graph, which takes its height from the
+# figure: as tall as a laptop's heatmaps, as lecture mode's figures, and on a phone about as tall as it is wide.
+CUBE_PAIR_PX = {"narrow": 380, "desktop": 560, "lecture": LECTURE_FIGURE_PX}
+CUBE_BAR_LINES = 5  # the band under it for the colour bar (its title, the bar, its numbers), in lines of text
+
+
+def cube_figure(traces: list[dict], display: Display = DESKTOP) -> dict:
+    """The cube's traces (cube_traces) as a figure with a height of its own, for a comparison."""
+    key = "lecture" if display.large else "narrow" if display.narrow else "desktop"
+    layout = cube_layout(display)
+    layout["scene"]["zaxis"] = cube_scene_text(display, sum(t["type"] == PLANE for t in traces))["zaxis"]
+    # the colour bar in a band under the scene, not over the scene's foot: stacked on a phone, that foot is short
+    layout["scene"]["domain"] = {"x": [0, 1], "y": [0, 1]}
+    layout["margin"] = {**layout["margin"], "b": round(CUBE_BAR_LINES * display.font_size)}
+    traces = [{**t, "colorbar": {**t["colorbar"], "y": 0, "yanchor": "top"}} if t.get("showscale") else t
+              for t in traces]
+    return {"data": traces, "layout": {**layout, "height": CUBE_PAIR_PX[key]}}
 
 
 CELL_SEAM = 0.02  # half the gap between two cells' squares on the cube: a thin line of the page between them
