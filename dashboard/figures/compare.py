@@ -111,7 +111,7 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
     offset = scenes = 0
     for fig, (xs, ys), title in zip((left, right), places, titles):
         traces, axes, notes, boxes = _placed(fig, offset, xs, ys, scenes)
-        named = {t["name"] for t in data if t.get("name")}  # the left's legend entries (the tokens' clusters): not twice
+        named = {t["name"] for t in data if t.get("name")}  # the left's legend entries (the clusters): not twice
         data += [{**t, "showlegend": False} if t.get("name") in named else t for t in traces]
         layout.update(axes)
         annotations += notes
