@@ -170,15 +170,15 @@
         return fromUrl ? [no(), no()] : [on, graph];
       },
 
-      // A figure frame's PNG or SVG button (presenter.py): the figure as a slide 1920 px wide, in the page's theme
-      // (rules.slideFigure) and language, laid out as wide as on the page (at least 960 px) and as tall for that.
+      // A figure frame's PNG or SVG button (slides.py): the figure as the page shows it (its size, theme, fonts and
+      // language: rules.slideFigure), scaled to 1920 px wide. A copy: Plotly lays out what it is given in place.
       slide: function (clicks, config) {
         const id = context().triggered_id, gd = document.getElementById(id?.graph)?.querySelector(".js-plotly-plot");
-        if (!gd?.data || !context().triggered[0]?.value) return no();
-        const box = gd.getBoundingClientRect(), width = Math.max(960, Math.round(box.width));
+        if (!gd?.data?.length || !context().triggered[0]?.value) return no();  // a figure not drawn yet: no slide
+        const box = gd.getBoundingClientRect(), figure = structuredClone({ data: gd.data, layout: gd.layout });
         const theme = config.slide[document.documentElement.getAttribute("data-bs-theme")] || config.slide.light;
-        Plotly.downloadImage(rules().slideFigure({ data: gd.data, layout: gd.layout }, theme), { format: id.format,
-          filename: id.graph, width, height: Math.round((box.height * width) / box.width), scale: 1920 / width });
+        Plotly.downloadImage(rules().slideFigure(figure, theme), { format: id.format, filename: id.graph,
+          width: Math.round(box.width), height: Math.round(box.height), scale: 1920 / Math.round(box.width) });
         return no();
       },
 

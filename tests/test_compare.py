@@ -118,10 +118,24 @@ def test_one_plane_is_named_head_1_alone_beside_the_page_s_cube_too():
     assert "range" not in cube.cube_scene_text(DESKTOP, 2)["zaxis"]
 
 
-def test_the_tokens_legend_names_each_cluster_once():
-    pair = shown(4, "random", "tokens", 4, "trained")["figure"]
-    legend = [t["name"] for t in pair["data"] if t["type"] == "scatter" and t.get("showlegend", True)]
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_tokens_legend_names_each_cluster_once_for_both_halves_and_stays_with_the_page_s(narrow):
+    pair = shown(4, "random", "tokens", 4, "trained", narrow=narrow)["figure"]
+    scatters = [t for t in pair["data"] if t["type"] == "scatter"]
+    legend = [t["name"] for t in scatters if t.get("showlegend", True)]
     assert legend == ["cluster 1", "cluster 2", "cluster 3"], legend
+    assert [t["legendgroup"] for t in scatters] == [t["name"] for t in scatters]  # a click hides a cluster in both
+    # the legend and the colour bar of X with the page's half (on a phone, the upper one): not over the other's
+    first = [pair["layout"]["yaxis" + t["yaxis"][1:]]["domain"] for t in pair["data"][:4]]
+    second = [pair["layout"]["yaxis" + t["yaxis"][1:]]["domain"] for t in pair["data"][4:]]
+    lowest = min(lo for lo, _hi in first)
+    bar = next(t["colorbar"] for t in pair["data"] if t.get("showscale"))
+    if narrow:
+        gap = (lowest + max(hi for _lo, hi in second)) / 2  # between the halves
+        assert gap < pair["layout"]["legend"]["y"] < 1 and lowest - 0.01 <= bar["y"] < bar["y"] + bar["len"] <= 1, \
+            (pair["layout"]["legend"], bar, lowest)
+    else:
+        assert pair["layout"]["legend"]["y"] < lowest and bar["len"] <= 1
 
 
 def test_each_half_keeps_its_own_axes():

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from dashboard import create_apps, figures
+from dashboard import ASSETS, create_apps, figures
 from dashboard.explorer import PRESENTABLE, VIEWS, slides
 from dashboard.figures import ATTENTION_SCALE, FEATURE_SCALE, slide
 from dashboard.figures.influence import INFLUENCE_SCALE
@@ -63,10 +63,14 @@ def saved(page, graph: str, fmt: str):
     return download.value.suggested_filename, download.value.path().read_bytes()
 
 
-def colours(pixels: np.ndarray, least: int) -> np.ndarray:
-    """The colours (k, 3) that `least` pixels or more have."""
-    found, counts = np.unique(pixels[..., :3].reshape(-1, 3), axis=0, return_counts=True)
-    return found[counts >= least].astype(int)
+# Each heatmap cell's centre in the drawn figure, in CSS pixels from its top left corner.
+CELLS = """g => { const gd = document.querySelector(`#${g} .js-plotly-plot`), full = gd._fullLayout, out = [];
+  gd._fullData.filter(t => t.type === 'heatmap').forEach(t => {
+    const xa = full[t.xaxis.replace('x', 'xaxis')], ya = full[t.yaxis.replace('y', 'yaxis')];
+    for (let r = 0; r < t.z.length; r++) for (let c = 0; c < t.z[r].length; c++)
+      out.push([xa._offset + xa.c2p(c), ya._offset + ya.c2p(r)]); });
+  return out; }"""
+FIGURE = "g => JSON.stringify((({data, layout}) => ({data, layout}))(document.querySelector(`#${g} .js-plotly-plot`)))"
 
 
 def open_dark(browser, app_url, scheme, query):
@@ -81,25 +85,26 @@ def open_dark(browser, app_url, scheme, query):
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 @pytest.mark.parametrize("graph", ["heatmaps", "bilinear-forms"])
-def test_a_png_slide_is_1920_wide_and_shows_the_page_s_colours(browser, app_url, scheme, graph):
-    """Every cell colour the page shows (through dark mode's filters) is in the slide, on the page's background:
-    one-hue weights (inverted) and signed values (the diverging filter)."""
+def test_a_png_slide_shows_each_cell_in_the_colour_the_page_does(browser, app_url, scheme, graph):
+    """Cell by cell, the slide's colour is the page's (drawn through dark mode's filters): one-hue weights
+    (inverted) and signed values (the diverging filter), on the page's background; the page's figure unchanged."""
     context, page = open_dark(browser, app_url, scheme, "?h=2&seed=0")
     try:
         wait_until(page, "g => document.querySelector(`#${g} .heatmaplayer image`)", graph, look_at=graph)
         wait_until(page, SETTLED, "#section-example")
-        shown = colours(png_pixels(page.locator(f"#{graph} .heatmaplayer").first.screenshot()), 100)
+        cells, before = page.evaluate(CELLS, graph), page.evaluate(FIGURE, graph)
+        shown = png_pixels(page.locator(f"#{graph} .js-plotly-plot").screenshot())
         name, data = saved(page, graph, "png")
         pixels = png_pixels(data)
         assert name == f"{graph}.png" and pixels.shape[1] == 1920, (name, pixels.shape)
-        bg = DARK_BG if scheme == "dark" else (255, 255, 255)
-        assert tuple(pixels[2, 2, :3]) == bg
-        in_slide = colours(pixels, 1)
-        assert len(shown) >= 4, shown
-        far = [c for c in shown if np.abs(in_slide - c).max(axis=1).min() > 6]
-        assert far == [], (far, scheme)
-        if scheme == "dark":  # the titles in the page's text colour
-            assert (np.abs(in_slide - DARK_TEXT).max(axis=1) <= 2).any()
+        scale = 1920 / shown.shape[1]  # the slide is the page's figure, scaled
+        assert abs(pixels.shape[0] - shown.shape[0] * scale) <= 2 * scale
+        assert tuple(pixels[2, 2, :3]) == (DARK_BG if scheme == "dark" else (255, 255, 255))
+        assert len(cells) >= 2 * 64, len(cells)
+        off = [(x, y) for x, y in cells if np.abs(shown[round(y), round(x), :3].astype(int)
+                                                 - pixels[round(y * scale), round(x * scale), :3]).max() > 6]
+        assert off == [], (len(off), off[:5])
+        assert page.evaluate(FIGURE, graph) == before  # Plotly laid out a copy, not the page's figure
         assert page.errors == []
     finally:
         context.close()
@@ -139,3 +144,11 @@ def test_a_slide_is_as_tall_for_1920_px_as_the_figure_is_for_its_width(browser, 
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_the_red_blue_map_is_the_bundled_plotly_s():
+    """figures.FEATURE_SCALE names Plotly's RdBu; the dark slide's map is computed from slide.PLOTLY_RDBU: the same."""
+    bundle = (ASSETS / "plotly" / "plotly-custom.min.js").read_text()
+    found = re.search(r"RdBu:(\[\[.*?\]\])", bundle).group(1)
+    stops = [[float(p), c] for p, c in re.findall(r'\[([\d.]+),"(rgb\([^)]*\))"\]', found)]
+    assert stops == [[float(p), c] for p, c in slide.PLOTLY_RDBU]

@@ -31,7 +31,7 @@ PAIR = "compare-pair"  # its frame's box, hidden while no figure is chosen
 FIGURES = {"tokens": N_("the tokens"), "blocks": N_("Q, K and V, head by head"), "forward": N_("the forward pass"),
            "forms": N_("the bilinear forms"), "logits": N_("the logits"), "heatmaps": N_("the heads' attention"),
            "influence": N_("each head's influence"), "layer": N_("the layer's influence"),
-           "effects": N_("each head's effect"), "cube": N_("the 3-D stack")}
+           "effects": N_("each head's effect"), "cube": N_("the attention cube")}
 # Translators: the short names of the two kinds of weights, beside "h = 4" in a comparison's titles
 WEIGHT_NAMES = {"random": N_("the seed's weights"), "trained": N_("trained weights")}
 URL_PARAMS = [

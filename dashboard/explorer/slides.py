@@ -24,9 +24,9 @@ FORMATS = {"png": N_("PNG"), "svg": N_("SVG")}
 
 def frame_buttons(graph_id: str) -> html.Div:
     """A figure frame's buttons, top left: present it (presenter.py), and save it as a slide, PNG or SVG."""
-    # Translators: a button's description: the figure saved as an image for a slide, in the named format
-    titles = {"png": _("save this figure as a slide: a PNG image 1920 px wide, in the page's colours"),
-              "svg": _("save this figure as a slide: an SVG drawing 1920 px wide, in the page's colours")}
+    # Translators: a button's name and description, beginning with its label (PNG or SVG, as FORMATS below)
+    titles = {"png": _("PNG: save this figure as a slide, an image 1920 px wide, as the page shows it"),
+              "svg": _("SVG: save this figure as a slide, a drawing 1920 px wide, as the page shows it")}
     return html.Div([present_button(graph_id),
                      *[html.Button(_(label), id={"type": SLIDE, "graph": graph_id, "format": fmt},
                                    className="btn btn-sm btn-outline-secondary slide-button", title=titles[fmt],

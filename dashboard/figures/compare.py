@@ -44,13 +44,22 @@ def _span(a: float, b: float, x: float) -> float:
     return a + (b - a) * x
 
 
+def _colour_bar(trace: dict, ys: tuple[float, float]) -> dict:
+    """A trace's upright colour bar (the tokens' X), placed in paper fractions of its own figure, moved into ys."""
+    bar = trace.get("colorbar")
+    if not bar or bar.get("orientation") == "h" or bar.get("lenmode", "fraction") != "fraction":
+        return trace
+    return {**trace, "colorbar": {**bar, "y": _span(*ys, bar.get("y", 0.5)), "len": bar.get("len", 1) * (ys[1] - ys[0])}}
+
+
 def _placed(fig: dict, offset: int, xs: tuple[float, float], ys: tuple[float, float],
             scenes: int = 0) -> tuple[list, dict, list, list]:
     """A figure's traces, axes (3-D scenes too), annotations and shapes, its axes renumbered `offset` on (its
     scenes `scenes` on) and its paper coordinates (0..1 both ways) mapped into xs × ys."""
     layout = fig["layout"]
     traces = [{**t, "scene": _scene(t.get("scene", "scene"), scenes)} if t.get("type") in GL3D else
-              {**t, "xaxis": _rename(t.get("xaxis", "x"), offset), "yaxis": _rename(t.get("yaxis", "y"), offset)}
+              _colour_bar({**t, "xaxis": _rename(t.get("xaxis", "x"), offset),
+                           "yaxis": _rename(t.get("yaxis", "y"), offset)}, ys)
               for t in fig["data"]]
     axes = {}
     for key, axis in layout.items():
@@ -107,6 +116,8 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
     layout = {key: value for key, value in left["layout"].items()
               if not _AXIS_KEY.match(key) and not _SCENE_KEY.match(key)}
     layout.update(height=top + plot_px + bottom, margin={**left["layout"]["margin"], "t": top, "b": bottom})
+    if "y" in layout.get("legend", {}):  # the left's legend (the tokens' clusters) with the left half, on a phone too
+        layout["legend"] = {**layout["legend"], "y": _span(*places[0][1], layout["legend"]["y"])}
     data, annotations, shapes, half_titles = [], [], [], []
     offset = scenes = 0
     for fig, (xs, ys), title in zip((left, right), places, titles):
@@ -136,6 +147,10 @@ def side_by_side(left: dict, right: dict, titles: tuple[str, str], display: Disp
             own, shown = {id(t) for t in ranged}, next((t for t in ranged if t.get("showscale", True)), None)
             span = {low: min(t[low] for t in ranged), high: max(t[high] for t in ranged)}
             data = [{**t, **span, "showscale": t is shown} if id(t) in own else t for t in data]
+    # a legend entry both halves have is listed once (the right's are left out above) and acts on both
+    names = [t.get("name") for t in data]
+    shared = {name for name in names if name and names.count(name) > 1}
+    data = [{**t, "legendgroup": t.get("legendgroup", t["name"])} if t.get("name") in shared else t for t in data]
     # the halves' titles after the panels' own: the screen-reader tables take the k-th heatmap's name from the k-th
     # annotation (assets/a11y.js)
     layout.update(annotations=annotations + half_titles, shapes=shapes)

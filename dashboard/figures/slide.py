@@ -15,6 +15,7 @@ import json
 import numpy as np
 
 from . import ATTENTION_SCALE, FEATURE_SCALE
+from .example import CUBE_TEXT_COLOUR
 from .influence import INFLUENCE_SCALE
 
 # Bootstrap 5.3's page colours (--bs-body-bg, --bs-body-color) in each theme: a slide's background and text.
@@ -120,5 +121,7 @@ def slide_themes() -> dict:
                  [(ATTENTION_SCALE, inverted), (INFLUENCE_SCALE, inverted), (PLOTLY_RDBU, diverging)]}
     dark_maps[key(FEATURE_SCALE)] = dark_maps.pop(key(PLOTLY_RDBU))  # the figures name it
     return {"light": {"bg": PAGE["light"]["bg"], "text": None, "sceneText": None, "scales": {}},
-            "dark": {"bg": PAGE["dark"]["bg"], "text": PAGE["dark"]["text"], "sceneText": PAGE["dark"]["text"],
+            # the cube's text as dark mode's filter turns its canvas (figures/example.py: drawn in CUBE_TEXT_COLOUR)
+            "dark": {"bg": PAGE["dark"]["bg"], "text": PAGE["dark"]["text"],
+                     "sceneText": css(inverted(rgb(CUBE_TEXT_COLOUR))),
                      "scales": dark_maps}}

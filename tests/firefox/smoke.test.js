@@ -196,9 +196,18 @@ test("a figure's PNG button saves it 1920 px wide, in the dark page's colours", 
       const canvas = document.createElement("canvas");
       [canvas.width, canvas.height] = [image.width, image.height];
       canvas.getContext("2d").drawImage(image, 0, 0);
-      return { name: window.savedSlide.name, width: image.width,
-        corner: Array.from(canvas.getContext("2d").getImageData(2, 2, 1, 1).data) };
+      const pixels = canvas.getContext("2d").getImageData(0, 0, image.width, image.height).data;
+      let drawn = 0, white = 0;  // pixels drawn on the background; of them, nearly white (luma over 0.93)
+      for (let k = 0; k < pixels.length; k += 4) {
+        const [r, g, b] = [pixels[k], pixels[k + 1], pixels[k + 2]];
+        if (Math.max(Math.abs(r - 33), Math.abs(g - 37), Math.abs(b - 41)) > 30) drawn += 1;
+        if (0.2126 * r + 0.7152 * g + 0.0722 * b > 0.93 * 255) white += 1;
+      }
+      return { name: window.savedSlide.name, width: image.width, drawn: drawn / (pixels.length / 4), white,
+        corner: Array.from(pixels.slice(0, 4)) };
     });
-    assert.deepStrictEqual(saved, { name: "cube.png", width: 1920, corner: [33, 37, 41, 255] });
+    assert.deepStrictEqual([saved.name, saved.width, saved.corner], ["cube.png", 1920, [33, 37, 41, 255]]);
+    // the planes drawn, in dark mode's map: nothing nearly white (the light map's zero end, on its colour bar, is)
+    assert.ok(saved.drawn > 0.05 && saved.white < 50, JSON.stringify(saved));
   });
 });

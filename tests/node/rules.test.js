@@ -197,7 +197,8 @@ test("a dark slide takes every colour map as dark mode draws it, the page's back
   }
   const scene = rules.slideFigure(slides.figures.cube, dark).layout.scene;
   for (const axis of ["xaxis", "yaxis", "zaxis"]) {
-    assert.strictEqual(scene[axis].color, dark.text, axis);
+    assert.notStrictEqual(dark.sceneText, slides.figures.cube.layout.scene[axis].color, axis);  // turned for dark
+    assert.strictEqual(scene[axis].color, dark.sceneText, axis);
     assert.deepStrictEqual(scene[axis].title, slides.figures.cube.layout.scene[axis].title, axis);
   }
 });
