@@ -49,7 +49,8 @@ def _colour_bar(trace: dict, ys: tuple[float, float]) -> dict:
     bar = trace.get("colorbar")
     if not bar or bar.get("orientation") == "h" or bar.get("lenmode", "fraction") != "fraction":
         return trace
-    return {**trace, "colorbar": {**bar, "y": _span(*ys, bar.get("y", 0.5)), "len": bar.get("len", 1) * (ys[1] - ys[0])}}
+    placed = {"y": _span(*ys, bar.get("y", 0.5)), "len": bar.get("len", 1) * (ys[1] - ys[0])}
+    return {**trace, "colorbar": {**bar, **placed}}
 
 
 def _placed(fig: dict, offset: int, xs: tuple[float, float], ys: tuple[float, float],
