@@ -21,9 +21,9 @@
     if (on) button.focus();
   }
 
-  // A presented figure is as tall as the screen and as wide as the frame (Plotly measures its box only as it draws,
-  // and presenting in lecture mode draws nothing: the cube stayed 1013 px wide in 1873). Leaving gives it back the
-  // height of the figure Dash holds (gd.layout, Plotly's public copy of it), and its box's width.
+  // A presented figure is as tall as the screen (or as its own height: keeps-height) and as wide as the frame (Plotly
+  // measures its box only as it draws, and presenting in lecture mode draws nothing: the cube stayed 1013 px wide in
+  // 1873). Leaving gives back the height of the figure Dash holds (gd.layout, Plotly's public copy) and its box's width.
   function fitHeight(gd) {
     if (!gd || !gd.layout || !gd.isConnected) return;  // a frame another tab's view took the place of
     if (!presented || !presented.contains(gd)) {
@@ -34,14 +34,17 @@
       return;
     }
     const box = getComputedStyle(presented), graph = getComputedStyle(gd.parentElement);
-    const height = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
+    const space = Math.floor(presented.clientHeight - parseFloat(box.paddingTop) - parseFloat(box.paddingBottom)
       - parseFloat(graph.paddingTop));
     const width = Math.floor(gd.parentElement.clientWidth - parseFloat(graph.paddingLeft) - parseFloat(graph.paddingRight));
-    if (gd.layout.height === height && gd.layout.width === width) return;
     // a height other than the one set here is Dash's drawing for the page: the one to give back on leaving
     if (gd.layout.height !== Number(gd.dataset.fittedHeight)) {
       gd.dataset.figureHeight = gd.layout.height ?? Math.round(gd.getBoundingClientRect().height);  // as drawn
     }
+    // two settings side by side keep their own height (compare.py): stretched, a half's rows spread apart
+    const keeps = gd.parentElement.classList.contains("keeps-height");
+    const height = keeps ? Math.min(space, Number(gd.dataset.figureHeight)) : space;
+    if (gd.layout.height === height && gd.layout.width === width) return;
     gd.dataset.fittedHeight = height;
     Plotly.relayout(gd, { height, width });
   }

@@ -209,8 +209,11 @@ def test_a_link_opens_the_comparison_and_the_presenter_view_shows_it(page):
     wait_until(page, f"() => ({heads})() === 6", look_at="compare")
     page.locator(".figure-frame:has(#compare) .present-button").click()
     wait_until(page, "() => new URLSearchParams(location.search).get('present') === 'compare'")
-    wait_until(page, "() => { const g = document.querySelector('.presented #compare .main-svg');"
-                     " return g && g.getBoundingClientRect().height > 0.8 * innerHeight; }")
+    # presented as wide as the screen at its own height (explorer.js keeps-height): stretched to the screen's, the
+    # rows of a half with more heads spread apart
+    wait_until(page, "() => { const g = document.querySelector('.presented #compare .js-plotly-plot');"
+                     " return g && g.layout.width > 0.95 * innerWidth && g.getBoundingClientRect().bottom <= innerHeight"
+                     " && g.layout.height === Number(g.dataset.figureHeight) && g.layout.height < 0.8 * innerHeight; }")
     page.keyboard.press("Escape")
     wait_until(page, "() => !document.documentElement.classList.contains('presenting')")
     # no figure chosen hides the pair, and the address leaves the comparison out

@@ -70,7 +70,9 @@ CELLS = """g => { const gd = document.querySelector(`#${g} .js-plotly-plot`), fu
     for (let r = 0; r < t.z.length; r++) for (let c = 0; c < t.z[r].length; c++)
       out.push([xa._offset + xa.c2p(c), ya._offset + ya.c2p(r)]); });
   return out; }"""
-FIGURE = "g => JSON.stringify((({data, layout}) => ({data, layout}))(document.querySelector(`#${g} .js-plotly-plot`)))"
+# The figure the page holds, but its size: dcc.Graph's resize of a newly drawn graph may unset it at any time.
+FIGURE = """g => { const gd = document.querySelector(`#${g} .js-plotly-plot`);
+  const {width, height, ...layout} = gd.layout; return JSON.stringify({data: gd.data, layout}); }"""
 
 
 def open_dark(browser, app_url, scheme, query):

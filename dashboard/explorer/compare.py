@@ -66,7 +66,8 @@ def layout() -> html.Div:
             radios(COMPARE_WEIGHTS, {k: _(v) for k, v in WEIGHT_NAMES.items()}, limits.DEFAULT_WEIGHTS,
                    _("the other weights")),
         ], className="d-flex flex-wrap gap-3 align-items-end mb-2"),
-        html.Div(graph(COMPARE), id=PAIR, hidden=True),
+        # presented, it keeps its own height (assets/explorer.js fitHeight): stretched, a half's rows spread apart
+        html.Div(graph(COMPARE, className="keeps-height"), id=PAIR, hidden=True),
     ], className="compare mt-4")
 
 
