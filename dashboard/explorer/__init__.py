@@ -11,9 +11,10 @@ from flask import Response, abort
 
 from .. import languages, limits
 from ..attention import HEAD_CHOICES
+from ..figures.slide import slide_themes
 from ..server import ONE_YEAR
 from ..urls import url_param
-from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, slides, ui
+from . import clinic, controls, equivariance, example, header, learning, mixing, model_bar, plan, presenter, ui
 from .ids import CONFIG, DISPLAY, HEADS, LECTURE, PRESENTED, SEED, TAB, URL, WIDTH_CHANGED
 from .wiring import CALLBACKS, clientside_callback
 
@@ -41,7 +42,8 @@ def config() -> dict:
     ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "widthChanged": WIDTH_CHANGED}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
             "modelTabs": list(model_bar.TABS), "tabStores": controls.client_config(),
-            "presenter": presenter.client_config(), "slide": slides.client_config()}
+            "presenter": presenter.client_config(),
+            "slide": slide_themes()}  # by theme, the colours a slide takes (slides.py)
 
 
 # The page's two listeners, registered once: a key presses its shortcut's button (presenter.py), and a page that

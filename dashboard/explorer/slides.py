@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dash import ALL, Input, State, html
 
-from ..figures.slide import slide_themes
 from ..i18n import N_, _
 from .ids import CONFIG
 from .presenter import present_button
@@ -32,11 +31,6 @@ def frame_buttons(graph_id: str) -> html.Div:
                                    className="btn btn-sm btn-outline-secondary slide-button", title=titles[fmt],
                                    **{"aria-label": titles[fmt]}) for fmt, label in FORMATS.items()]],
                     className="frame-buttons")
-
-
-def client_config() -> dict:
-    """By theme, the colours a slide takes (explorer.js, slide)."""
-    return slide_themes()
 
 
 clientside_callback("slide", Input({"type": SLIDE, "graph": ALL, "format": ALL}, "n_clicks"), State(CONFIG, "data"),

@@ -42,11 +42,16 @@ CUBE_CAMERAS = {
 NARROW_HEIGHT = 1.5
 
 
+def _cube_size(display: Display) -> str:
+    """Which of the cube's sizes a display takes (CUBE_TEXT, CUBE_PAIR_PX)."""
+    return "lecture" if display.large else "narrow" if display.narrow else "desktop"
+
+
 def cube_scene_text(display: Display = DESKTOP, h: int | None = None) -> dict:
     """What of the cube's layout depends on the display (and h): its font, its axes (their text) and their
     proportions. A view patches these keys alone (layout.font, layout.scene.xaxis, yaxis, zaxis, aspectratio), so
     the camera, the user's or a preset's, stays."""
-    ticks, titles, text = CUBE_TEXT["lecture" if display.large else "narrow" if display.narrow else "desktop"]
+    ticks, titles, text = CUBE_TEXT[_cube_size(display)]
     axis = {"showbackground": False, "showspikes": False, "color": CUBE_TEXT_COLOUR, "tickfont": {"size": ticks}}
     return {
         "font": {"family": base_layout()["font"]["family"], "size": text},
@@ -65,11 +70,11 @@ def cube_scene_text(display: Display = DESKTOP, h: int | None = None) -> dict:
     }
 
 
-def cube_layout(display: Display = DESKTOP) -> dict:
+def cube_layout(display: Display = DESKTOP, h: int | None = None) -> dict:
     """The cube's layout. It does not depend on h or the seed, so updates replace only `data` and the parts
     cube_scene_text names, and the user's rotation and zoom survive. It has no height: the page's CSS gives the
     graph its box (assets/site/app.css, .webgl-figure), which the cube fills at any width."""
-    text = cube_scene_text(display)
+    text = cube_scene_text(display, h)
     return base_layout(
         display,
         font=text["font"],
@@ -95,15 +100,13 @@ CUBE_BAR_LINES = 5  # the band under it for the colour bar (its title, the bar, 
 
 def cube_figure(traces: list[dict], display: Display = DESKTOP) -> dict:
     """The cube's traces (cube_traces) as a figure with a height of its own, for a comparison."""
-    key = "lecture" if display.large else "narrow" if display.narrow else "desktop"
-    layout = cube_layout(display)
-    layout["scene"]["zaxis"] = cube_scene_text(display, sum(t["type"] == PLANE for t in traces))["zaxis"]
+    layout = cube_layout(display, h=sum(t["type"] == PLANE for t in traces))
     # the colour bar in a band under the scene, not over the scene's foot: stacked on a phone, that foot is short
     layout["scene"]["domain"] = {"x": [0, 1], "y": [0, 1]}
     layout["margin"] = {**layout["margin"], "b": round(CUBE_BAR_LINES * display.font_size)}
     traces = [{**t, "colorbar": {**t["colorbar"], "y": 0, "yanchor": "top"}} if t.get("showscale") else t
               for t in traces]
-    return {"data": traces, "layout": {**layout, "height": CUBE_PAIR_PX[key]}}
+    return {"data": traces, "layout": {**layout, "height": CUBE_PAIR_PX[_cube_size(display)]}}
 
 
 CELL_SEAM = 0.02  # half the gap between two cells' squares on the cube: a thin line of the page between them

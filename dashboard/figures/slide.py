@@ -11,6 +11,7 @@ formulas (Filter Effects Module Level 1), and assets/rules.js (slideFigure) puts
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import numpy as np
 
@@ -113,13 +114,15 @@ def key(scale) -> str:
     return json.dumps(scale if isinstance(scale, str) else [[number(p), c] for p, c in scale], separators=(",", ":"))
 
 
+@cache  # the same for every page: made once, not at each page load (2 ms)
 def slide_themes() -> dict:
     """For assets/rules.js, slideFigure: by theme, the slide's background; the text colour that replaces Plotly's
     default grey and the cube's axes' colour (None: as drawn); and each colour map the page's filters change, by
     its key, with the map dark mode draws."""
-    dark_maps = {key(scale): dark_scale(scale, filtered) for scale, filtered in
-                 [(ATTENTION_SCALE, inverted), (INFLUENCE_SCALE, inverted), (PLOTLY_RDBU, diverging)]}
-    dark_maps[key(FEATURE_SCALE)] = dark_maps.pop(key(PLOTLY_RDBU))  # the figures name it
+    # (the scale as the figures write it, its colours, what dark mode draws it through); the figures name RdBu
+    dark_maps = {key(named): dark_scale(scale, filtered) for named, scale, filtered in
+                 [(ATTENTION_SCALE, ATTENTION_SCALE, inverted), (INFLUENCE_SCALE, INFLUENCE_SCALE, inverted),
+                  (FEATURE_SCALE, PLOTLY_RDBU, diverging)]}
     return {"light": {"bg": PAGE["light"]["bg"], "text": None, "sceneText": None, "scales": {}},
             # the cube's text as dark mode's filter turns its canvas (figures/example.py: drawn in CUBE_TEXT_COLOUR)
             "dark": {"bg": PAGE["dark"]["bg"], "text": PAGE["dark"]["text"],
