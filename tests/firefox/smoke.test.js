@@ -177,9 +177,12 @@ test("the language switch shows the page in Spanish, in the same setting", async
 
 test("a figure's PNG button saves it 1920 px wide, in the dark page's colours", async (t) => {
   await withPage(t, async (page) => {
+    // the dark theme chosen before the page loads (a reload after a first load aborted its requests in flight)
+    await page.evaluateOnNewDocument(() => {
+      if (location.protocol.startsWith("http")) localStorage.setItem("mha-theme", "dark");  // not about:blank's
+    });
     await page.goto(APP_URL + "/?tab=example&h=2");
-    await page.evaluate(() => localStorage.setItem("mha-theme", "dark"));
-    await page.reload();
+    await waitFor(page, () => document.documentElement.getAttribute("data-bs-theme") === "dark");
     await lookAt(page, "cube");  // the WebGL figure: its image comes from the scene's own canvas
     // the file the click saves, read at once (Plotly revokes its address after the click), not downloaded
     await page.evaluate(() => document.addEventListener("click", (e) => {
