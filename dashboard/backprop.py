@@ -15,7 +15,7 @@ import numpy as np
 
 from .attention import MultiHeadResult, multi_head_attention
 from .steps import STEPS, Steps, merge_heads, split_heads
-from .training import WEIGHTS
+from .training import MATRICES
 
 
 def _flat(M: np.ndarray) -> np.ndarray:
@@ -77,7 +77,7 @@ class Layer:
     scale: object = None  # as the core's: None (the seed's 1/sqrt(d_k)), a number, or a rule d_k -> scale
 
     def forward(self, X, weights: dict, h: int) -> MultiHeadResult:
-        return multi_head_attention(X, *(weights[w] for w in WEIGHTS), h, self.scale, self.causal, self.steps)
+        return multi_head_attention(X, *(weights[w] for w in MATRICES), h, self.scale, self.causal, self.steps)
 
     def loss_and_grads(self, X, Y, weights: dict, h: int) -> tuple[float, dict, MultiHeadResult]:
         """Mean squared error of the layer's output against Y, and its gradient in each weight (X, Y: (B, n, d))."""

@@ -191,11 +191,10 @@ BUGS = (
         N_("huggingface/pytorch-image-models PR #2236: EVA's attention applied its mask after the softmax; the "
            "fix moved it before.")),
 )
-NAMES = BUG_NAMES  # {key: name}, in BUGS' order
-assert list(NAMES) == [bug.key for bug in BUGS]
-BY_KEY = {bug.key: bug for bug in BUGS}
+assert list(BUG_NAMES) == [bug.key for bug in BUGS]
+BUGS_BY_KEY = {bug.key: bug for bug in BUGS}
 
-CAUSAL = (N_("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "
+CAUSAL_NOTE = (N_("A causal (decoder) layer lets query r attend to keys 0 … r only. The later keys' logits become −∞ "
              "before the softmax, so e^logit gives them 0 and each row still sums to 1, over the keys it may see. "
              "Position now matters: a causal layer is not permutation-equivariant."),
           "A = softmax(np.where(np.tri(n, dtype=bool), logits, -np.inf))")

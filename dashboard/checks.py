@@ -15,13 +15,10 @@ import numpy as np
 
 from . import bugs, margins, training
 from .attention import HEAD_CHOICES, MultiHeadResult, scale_rule
-from .constants import CHECKS as CHECK_NAMES
-from .constants import FAST_CHECKS
+from .constants import CHECKS, FAST_CHECKS
 from .i18n import _, clauses, format_list
 from .steps import causal_mask, softmax
 
-CHECKS = CHECK_NAMES  # {name: what it is called}
-FAST = FAST_CHECKS  # on the example, in milliseconds
 TOLERANCE = 1e-9  # rounding: the correct layer is within 1e-14 of each identity here
 LEARNING_STEPS = 200  # half the learning lab's budget, on the same task; the verdicts are the same at 400
 WORSE = 2.0  # caught when the buggy layer's test loss is more than twice the correct layer's
@@ -113,7 +110,7 @@ def training_scale(temperature: float | None):
 def test_loss(bug_key: str | None, h: int, causal: bool, temperature: float | None = 1.0) -> float:
     """The held-out loss of the layer trained on the learning lab's task (training seed 0, LEARNING_STEPS), with
     the page's scale: a temperature τ, or None for no scaling."""
-    layer = bugs.trainable(bugs.BY_KEY.get(bug_key), causal, training_scale(temperature))
+    layer = bugs.trainable(bugs.BUGS_BY_KEY.get(bug_key), causal, training_scale(temperature))
     return training.train(h, 0, LEARNING_STEPS, layer=layer).test_loss
 
 
@@ -146,7 +143,7 @@ def check_learns(bug: bugs.Bug | None, h: int, causal: bool, losses: dict) -> Ve
     return Verdict(mine <= WORSE * correct, said.format(mine=mine, steps=LEARNING_STEPS, correct=correct))
 
 
-def verdicts(ex: Example, bug: bugs.Bug | None, which=FAST, losses: dict | None = None) -> dict[str, Verdict]:
+def verdicts(ex: Example, bug: bugs.Bug | None, which=FAST_CHECKS, losses: dict | None = None) -> dict[str, Verdict]:
     """The checks in `which` on one layer; the example's mask is the bug's if it needs one. "learns" reads the
     trained layers' `losses` (learning_losses(h, causal))."""
     ex = ex._replace(causal=bugs.is_causal(bug, ex.causal))
@@ -163,7 +160,7 @@ def catches(correct: Verdict, buggy: Verdict) -> bool | None:
     return None if not correct.passed else not buggy.passed
 
 
-def side_by_side(ex: Example, bug: bugs.Bug, which=FAST, losses=None) -> dict[str, tuple[Verdict, Verdict,
+def side_by_side(ex: Example, bug: bugs.Bug, which=FAST_CHECKS, losses=None) -> dict[str, tuple[Verdict, Verdict,
                                                                                        bool | None]]:
     """Each check on the correct layer (with the bug's mask) and on the buggy one, and whether it catches it."""
     correct = verdicts(ex._replace(causal=bugs.is_causal(bug, ex.causal)), None, which, losses)
@@ -171,7 +168,7 @@ def side_by_side(ex: Example, bug: bugs.Bug, which=FAST, losses=None) -> dict[st
     return {name: (correct[name], buggy[name], catches(correct[name], buggy[name])) for name in which}
 
 
-def catch_table(ex: Example, which=FAST, losses=None) -> dict[str, dict[str, bool | None]]:
+def catch_table(ex: Example, which=FAST_CHECKS, losses=None) -> dict[str, dict[str, bool | None]]:
     """{bug key: {check: caught?}} for every bug on this example."""
     return {bug.key: {name: caught for name, (*_verdicts, caught) in side_by_side(ex, bug, which, losses).items()}
             for bug in bugs.BUGS}
@@ -191,7 +188,7 @@ def same_layer(ra: MultiHeadResult, rb: MultiHeadResult) -> bool:
                 and np.allclose(ra.output, rb.output, rtol=0, atol=TOLERANCE))
 
 
-def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST) -> tuple[bool, str]:
+def judge(ex: Example, mystery: bugs.Bug, answer: bugs.Bug, which=FAST_CHECKS) -> tuple[bool, str]:
     """Whether `answer` names the mystery bug (or one that computes the same numbers here), and why."""
     name, mystery_name = _(answer.name), _(mystery.name)
     if answer.key == mystery.key:

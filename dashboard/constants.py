@@ -1,5 +1,6 @@
 """Names and sizes that the core's modules and the rules (dashboard/limits.py) share: the bugs' keys and names,
-the checks' names, and the training budget. A leaf: i18n's N_ only, so that `import dashboard.limits` loads none
+the checks' names, class mode's timers and the training budget. A leaf: i18n's N_ only, so that
+`import dashboard.limits` loads none
 of the bugs, checks or training code (tests/test_imports.py)."""
 
 from __future__ import annotations
@@ -23,4 +24,5 @@ CHECKS = {  # each name translated where it is shown (dashboard/checks.py runs t
     "learns": N_("still learns the lab's task"),
 }
 FAST_CHECKS = ("rows", "equivariance", "reference", "shapes")  # on the example, in milliseconds
+TIMERS = (0, 30, 60, 90, 120, 180)  # seconds a class-mode vote stays open (0: until the lecturer moves on)
 TRAINING_STEPS, SNAPSHOT_EVERY = 400, 20  # the learning lab's budget, and a snapshot of the weights every 20 steps

@@ -29,7 +29,7 @@ from babel.support import NullTranslations, Translations
 
 LANGUAGES = ("en", "zh-CN", "es")  # BCP 47 tags, as <html lang> and ?lang= write them
 DEFAULT = "en"
-NAMES = {"en": "English", "zh-CN": "简体中文", "es": "Español"}  # each in its own language, for the switch
+LANGUAGE_NAMES = {"en": "English", "zh-CN": "简体中文", "es": "Español"}  # each in its own language, for the switch
 LOCALES = {"en": "en", "zh-CN": "zh_CN", "es": "es"}  # Babel's names, the catalogs' folders
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 CHOICE_COOKIE = "mha-language"  # the language this browser chose in the header's switch (assets/header.js)

@@ -55,7 +55,8 @@ def switch() -> html.Div:
     is for screen readers (the choice shown names a language already), which keeps the header one row wide."""
     return html.Div([
         dbc.Label(_("Language"), html_for=LANGUAGE_CHOICE, className="visually-hidden"),
-        dbc.Select(id=LANGUAGE_CHOICE, options=[{"label": name, "value": lang} for lang, name in i18n.NAMES.items()],
+        dbc.Select(id=LANGUAGE_CHOICE,
+                   options=[{"label": name, "value": lang} for lang, name in i18n.LANGUAGE_NAMES.items()],
                    value=i18n.language(), size="sm", className="language-choice"),
     ], className="d-flex align-items-center")
 

@@ -35,7 +35,8 @@ MAX_PLAN_STEPS = 60
 MAX_NOTES = 200  # characters of a step's notes
 MAX_VIEW = 400  # characters of a view's query (a token order of 48 adds about 130)
 KEPT = ("lang",)  # the page's own parameter (explorer config keepParams): allowed in a view, never part of it
-# Class mode's lecture-plan entry (classmode/plan.py PLAN_KEYS, MAX_TEXT, questions.TEMPLATES; a test holds them equal)
+# Class mode's lecture-plan entry (classmode/plan.py PLAN_KEYS, MAX_TEXT, questions.TEMPLATE_TITLES; a test holds them
+# equal)
 QUESTION_KEYS = {"template", "timer", "weights", "h", "seed", "size", "scale", "tau", "head", "query", "key", "bug",
                  "train_seed"}
 TEMPLATES = ("key", "amount", "sharpest", "entropy", "influence", "bug", "role", "floor")

@@ -14,10 +14,7 @@ import re
 import numpy as np
 
 from .attention import HEAD_CHOICES, N_CLUSTERS, N_TOKENS, SEED_PER_CLUSTER, check_int, check_permutation
-from .constants import BUG_NAMES as BUGS
-from .constants import CHECKS, SNAPSHOT_EVERY
-from .constants import FAST_CHECKS as FAST
-from .constants import TRAINING_STEPS as STEPS
+from .constants import BUG_NAMES, CHECKS, FAST_CHECKS, SNAPSHOT_EVERY, TRAINING_STEPS
 from .i18n import N_, _, format_list
 
 
@@ -32,12 +29,12 @@ MAX_TOKENS = N_CLUSTERS * SIZES[-1]
 SCALES = {"seed": N_("1/√(d/h), the seed's"), "none": N_("1, no scaling"), "tau": N_("1/(τ√(d/h)), a temperature")}
 DEFAULT_SCALE = "seed"
 TAU_STEPS = range(-10, 11)  # slider positions k: τ = 10^(k/10), from 0.1 to 10 on a log scale
-WEIGHTS = {"random": N_("random, the seed's"), "trained": N_("trained on the learning lab's task")}
+WEIGHT_CHOICES = {"random": N_("random, the seed's"), "trained": N_("trained on the learning lab's task")}
 DEFAULT_WEIGHTS = "random"
 EXAMPLE_TRAINING_SEED = 0  # the learning lab's run whose trained layer the worked example can show
 DEFAULT_TAU_STEP = 0
 TRAINING_SEEDS = range(10)
-TRAINING_STEPS = range(0, STEPS + 1, SNAPSHOT_EVERY)  # the steps with a snapshot: the slider's
+SNAPSHOT_STEPS = range(0, TRAINING_STEPS + 1, SNAPSHOT_EVERY)  # the steps with a snapshot: the slider's
 DEFAULT_HEADS = 4
 DEFAULT_SEED = 0
 MAX_PERM_TEXT = 200  # characters; a longer typed order is refused before parsing
@@ -49,10 +46,10 @@ TABS = {  # value -> label, in the seed's order
     "clinic": N_("Bug clinic"),
 }
 DEFAULT_TAB = "example"
-DEFAULT_BUG = next(iter(BUGS))  # the bug clinic's: BUGS is {key: name} of dashboard/bugs.py
+DEFAULT_BUG = next(iter(BUG_NAMES))  # the bug clinic's: BUG_NAMES is {key: name} of dashboard/bugs.py
 MYSTERIES = range(1000)  # a mystery number 1 … 999 hides a bug (bugs.mystery); 0 is no mystery
 NO_MYSTERY = 0
-DEFAULT_CHECKS = list(FAST)  # the checks that run on the example at once; "learns" trains, so it waits to be asked
+DEFAULT_CHECKS = list(FAST_CHECKS)  # run on the example at once; "learns" trains, so it waits to be asked
 DISPLAYS = 2 * 2  # phone-width or not, lecture mode or not
 THEMES = {"auto": N_("auto (the system's)"), "light": N_("light"), "dark": N_("dark")}  # value -> name
 DEFAULT_THEME = "auto"  # assets/theme.js: a stored choice other than light or dark is auto
@@ -120,7 +117,7 @@ def scale(value) -> str:
 
 
 def weights(value) -> str:
-    return choice(value, tuple(WEIGHTS), N_("the weights"))
+    return choice(value, tuple(WEIGHT_CHOICES), N_("the weights"))
 
 
 def tau(value) -> int:
@@ -128,7 +125,7 @@ def tau(value) -> int:
 
 
 def bug(value) -> str:
-    return choice(value, tuple(BUGS), N_("the bug"))
+    return choice(value, tuple(BUG_NAMES), N_("the bug"))
 
 
 def mystery(value) -> int:
@@ -153,7 +150,7 @@ def checks(value) -> tuple[str, ...]:
 
 def snapshot(step) -> int:
     """The snapshot index of a training step the slider allows."""
-    return member(step, TRAINING_STEPS, N_("the training step")) // SNAPSHOT_EVERY
+    return member(step, SNAPSHOT_STEPS, N_("the training step")) // SNAPSHOT_EVERY
 
 
 def head_index(value, h: int) -> int | None:

@@ -17,22 +17,23 @@ import numpy as np
 
 from . import attention as core
 from . import bugs, checks, explain, figures, limits, margins, trainer, training
+from .constants import TIMERS
 from .i18n import N_, _, format_list
 from .state import Setting, checks_example, learned_attention, model
 
 # Translators: the kinds of question; a key and a head are attention's (a token attended to, an attention head)
-TEMPLATES = {"key": N_("Which key?"), "amount": N_("How much?"), "sharpest": N_("Which head is sharpest?"),
+TEMPLATE_TITLES = {"key": N_("Which key?"), "amount": N_("How much?"), "sharpest": N_("Which head is sharpest?"),
              "entropy": N_("If τ doubles: entropy?"), "influence": N_("Which key matters most?"),
              "bug": N_("Which bug?"), "role": N_("Which head? (learning lab)"),
              "floor": N_("Below the line? (learning lab)")}
 LAB = ("role", "floor")
-TIMERS = {0: N_("no timer"), 30: N_("30 s"), 60: N_("1 min"), 90: N_("1 min 30"), 120: N_("2 min"),
-          180: N_("3 min")}
+TIMER_LABELS = dict(zip(TIMERS, (N_("no timer"), N_("30 s"), N_("1 min"), N_("1 min 30"), N_("2 min"), N_("3 min")),
+                        strict=True))
 # Translators: the entropy question's options: the entropy of a row goes down, stays or goes up
 DIRECTIONS = (N_("down"), N_("stays about the same"), N_("up"))
 STAY_BITS = margins.BITS  # the entropy question: a change smaller than this "stays"
 ROLE_MARGIN = margins.WEIGHT  # the role question: a head's own-cluster mass must beat the next by more than this
-LAST = len(limits.TRAINING_STEPS) - 1
+LAST = len(limits.SNAPSHOT_STEPS) - 1
 # What a student reads, in the viewer's language (prompt_text): a template's sentence, with the setting from the
 # question's columns and the numbers the question states, which the store keeps in its prompt column (as JSON).
 PROMPTS = {
@@ -61,8 +62,8 @@ PROMPTS = {
                "the query's own cluster)? Every head within {margin} of the largest own-cluster mass counts: which "
                "head takes which role differs from run to run."),
 }
-WEIGHTS = {"trained": N_("trained weights"), "random": N_("random weights")}
-SCALES = {"seed": N_("the seed's scale"), "none": N_("no scaling")}
+WEIGHT_WORDS = {"trained": N_("trained weights"), "random": N_("random weights")}
+SCALE_WORDS = {"seed": N_("the seed's scale"), "none": N_("no scaling")}
 
 
 def option_label(template: str, k) -> str:
@@ -94,10 +95,10 @@ def prompt_text(q: dict) -> str:
         words.update(head=i + 1, label=figures.head_label(i))
     if q["template"] not in LAB:
         s = Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
-        tau = f"τ = {s.temperature:g}" if s.scale == "tau" else _(SCALES[s.scale])
+        tau = f"τ = {s.temperature:g}" if s.scale == "tau" else _(SCALE_WORDS[s.scale])
         # Translators: a question's setting: the weights, the number of heads, the scale ("trained weights, h = 4,
         # τ = 2"); Chinese with its own comma: "{weights}，h = {h}，{scale}"
-        words["setting"] = _("{weights}, h = {h}, {scale}").format(weights=_(WEIGHTS[s.weights]), h=s.h, scale=tau)
+        words["setting"] = _("{weights}, h = {h}, {scale}").format(weights=_(WEIGHT_WORDS[s.weights]), h=s.h, scale=tau)
     return _(PROMPTS[template]).format(h=q["h"], query=q.get("query_index"), key=q.get("key_index"), **words)
 
 
@@ -130,8 +131,8 @@ def question(form: dict) -> tuple[dict | None, str]:
     query, key, train_seed, timer}), with its truth; or (None, a message for the lecturer). Every value is checked
     with limits before anything is computed (checked_form)."""
     try:
-        template = limits.choice(form.get("template"), tuple(TEMPLATES), N_("the question"))
-        timer = limits.choice(form.get("timer", 0), tuple(TIMERS), N_("the timer"))
+        template = limits.choice(form.get("template"), tuple(TEMPLATE_TITLES), N_("the question"))
+        timer = limits.choice(form.get("timer", 0), TIMERS, N_("the timer"))
         if template not in LAB:
             form = checked_form(template, form)
         q = (lab if template in LAB else example)(template, form)
@@ -202,9 +203,10 @@ def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> st
             else _("{weights}, h = {h}, {scale}, query {query}") if template == "influence" else \
             _("{weights}, h = {h}, {scale}")
         scale = setting_of(other)
-        scale = _("τ = {tau:.3g}").format(tau=scale.temperature) if scale.scale == "tau" else _(SCALES[scale.scale])
+        scale = (_("τ = {tau:.3g}").format(tau=scale.temperature) if scale.scale == "tau"
+                 else _(SCALE_WORDS[scale.scale]))
         return _("{why} It is posed with {setting}.").format(why=why, setting=where.format(
-            weights=_(WEIGHTS[other["weights"]]), h=other["h"], scale=scale, head=other["head"],
+            weights=_(WEIGHT_WORDS[other["weights"]]), h=other["h"], scale=scale, head=other["head"],
             query=other["query"]))
     return why
 
@@ -289,7 +291,7 @@ def key_that_matters_most(ex, result, r: int, common: dict) -> dict:
 def which_bug(s: Setting, key, common: dict) -> dict:
     """The bug clinic's bugs as options, the lecturer's the truth; a bug that computes exactly the same layer in
     this setting counts too (checks.same_numbers: at h = 1 there are no heads to split)."""
-    bug = bugs.BY_KEY[limits.choice(key, tuple(bugs.BY_KEY), "the bug")]
+    bug = bugs.BUGS_BY_KEY[limits.choice(key, tuple(bugs.BUGS_BY_KEY), "the bug")]
     ex = checks_example(s, causal=False)
     accepted = [k for k, other in enumerate(bugs.BUGS) if checks.same_numbers(ex, other, bug)]
     return {**common, "bug": bug.key, "n": len(bugs.BUGS), "truth": bugs.BUGS.index(bug), "accepted": accepted,
@@ -318,18 +320,19 @@ def lab(template: str, form: dict) -> dict | str:
             "prompt": stated(margin=ROLE_MARGIN)}
 
 
-CELL = {"head": N_("head {number}"), "query": N_("query {number}"), "key": N_("key {number}")}  # a lecture plan's entry
+# a lecture plan's entry
+CELL_WORDS = {"head": N_("head {number}"), "query": N_("query {number}"), "key": N_("key {number}")}
 
 
 def entry_text(entry: dict) -> str:
     """A lecture plan's question in one line, in the page's language: its kind, setting and cell."""
     kind, h, weights = entry["template"], entry.get("h"), entry.get("weights")
-    template = _(TEMPLATES[kind])
+    template = _(TEMPLATE_TITLES[kind])
     if kind in LAB:
         return _("{question}, training seed {seed}, h = {h}").format(question=template, seed=entry.get("train_seed"),
                                                                      h=h)
-    weights = _(WEIGHTS[weights]) if weights in WEIGHTS else weights  # any other is refused when posed
-    cell = format_list([_(CELL[k]).format(number=entry[k]) for k in CELL if k in entry])
+    weights = _(WEIGHT_WORDS[weights]) if weights in WEIGHT_WORDS else weights  # any other is refused when posed
+    cell = format_list([_(CELL_WORDS[k]).format(number=entry[k]) for k in CELL_WORDS if k in entry])
     # Translators: a lecture plan's next question: its kind, weights, h, example seed and the cell it asks about
     text = _("{question} ({weights}, h = {h}, seed {seed}; {cell})") if cell else \
         _("{question} ({weights}, h = {h}, seed {seed})")

@@ -17,7 +17,7 @@ from . import bugs, checks, limits, trainer, training
 
 SETTINGS_CACHED = 64
 MASS_EXAMPLES = 100
-RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.TRAINING_STEPS)
+RUNS = len(core.HEAD_CHOICES) * len(limits.TRAINING_SEEDS) * len(limits.SNAPSHOT_STEPS)
 
 
 class Setting(NamedTuple):
@@ -29,7 +29,7 @@ class Setting(NamedTuple):
     size: int = limits.DEFAULT_SIZE  # tokens per cluster
     scale: str = limits.DEFAULT_SCALE  # a key of limits.SCALES
     tau: int = limits.DEFAULT_TAU_STEP  # a limits.TAU_STEPS position; the default unless scale is "tau"
-    weights: str = limits.DEFAULT_WEIGHTS  # a key of limits.WEIGHTS
+    weights: str = limits.DEFAULT_WEIGHTS  # a key of limits.WEIGHT_CHOICES
 
     @classmethod
     def parse(cls, h, seed, size, scale, tau, weights=limits.DEFAULT_WEIGHTS) -> Setting:
@@ -68,8 +68,15 @@ def tokens(weights: str, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     return training.task_example(seed, size)
 
 
+class Model(NamedTuple):
+    """The model a setting shows: its worked example (X and the weights) and the layer's MultiHead(X)."""
+
+    example: core.WorkedExample
+    result: core.MultiHeadResult
+
+
 @lru_cache(maxsize=SETTINGS_CACHED)
-def model(s: Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
+def model(s: Setting) -> Model:
     """The worked example and MultiHead(X) for a checked setting: with random weights the seed's, with trained
     ones the learning lab's layer for this h (training seed limits.EXAMPLE_TRAINING_SEED, last step) on one
     input of its task."""
@@ -78,13 +85,13 @@ def model(s: Setting) -> tuple[core.WorkedExample, core.MultiHeadResult]:
     else:
         X, cluster = training.task_example(s.seed, s.size)
         trained = trainer.training_runs(limits.EXAMPLE_TRAINING_SEED)[s.h].snapshots[-1]
-        ex = core.WorkedExample(X, *(trained[w] for w in training.WEIGHTS), cluster)
-    return ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale)
+        ex = core.WorkedExample(X, *(trained[w] for w in training.MATRICES), cluster)
+    return Model(ex, core.multi_head_attention(*ex[:5], s.h, scale=s.softmax_scale))
 
 
 def checks_example(s: Setting, causal: bool) -> checks.Example:
     """The worked example as the bug clinic's checks take it: X and the weights, h, the scale rule, the mask."""
-    ex, _ = model(s)
+    ex = model(s).example
     return checks.Example(ex.X, tuple(ex[1:5]), s.h, s.scale_at, causal)
 
 
@@ -104,7 +111,7 @@ class BugLayers(NamedTuple):
 @lru_cache(maxsize=SETTINGS_CACHED)
 def bug_layers(s: Setting, bug_key: str, causal: bool) -> BugLayers:
     """Both layers, computed once for the heatmaps, the path, the forward pass, the export and class mode."""
-    bug = bugs.BY_KEY[bug_key]
+    bug = bugs.BUGS_BY_KEY[bug_key]
     ex = checks_example(s, bugs.is_causal(bug, causal))
     return BugLayers(ex, checks.run(ex, None), checks.run(ex, bug))
 
@@ -121,7 +128,7 @@ def learned_attention(h: int, seed: int, k: int) -> tuple[np.ndarray, np.ndarray
     """At snapshot k: A^(i) on the display example (h, n, n); per head the mean attention on the own
     and on the next cluster over the held-out examples, two (h,); and the training step."""
     run = trainer.training_runs(seed)[h]
-    W = [run.snapshots[k][w] for w in training.WEIGHTS]
+    W = [run.snapshots[k][w] for w in training.MATRICES]
     A = core.multi_head_attention(training.display_example(seed), *W, h).A
     own, nxt = training.cluster_mass(core.multi_head_attention(mass_examples(seed), *W, h).A)
     return A, own, nxt, int(run.snapshot_steps[k])

@@ -35,12 +35,11 @@ CODE_DIMS = (0, 4)  # the plane that carries the cluster code
 CODE_NOISE, PAYLOAD_STD = 0.05, 2.0
 SINGLE_MIXING_FLOOR = 3 / 8  # the error of any one mixing matrix on this task
 
-STEPS = TRAINING_STEPS
 BATCH, POOL, TEST_SIZE = 32, 2048, 2000
 LEARNING_RATE = 0.05
 INIT_STD = 0.3 / np.sqrt(D_MODEL)  # between 0.1/sqrt(d) and 1/sqrt(d); 3/sqrt(d) saturates the softmax
 MAX_STEPS = 2000
-WEIGHTS = ("W_Q", "W_K", "W_V", "W_O")
+MATRICES = ("W_Q", "W_K", "W_V", "W_O")
 
 
 # ------------------------------------------------------------------- task
@@ -81,7 +80,7 @@ def loss_and_grads(X, Y, weights: dict, h: int) -> tuple[float, dict, MultiHeadR
     X, Y are (B, n, d). The forward pass is the core's multi_head_attention; this
     is its backward pass, written out from the same formulas.
     """
-    r = multi_head_attention(X, *(weights[w] for w in WEIGHTS), h)
+    r = multi_head_attention(X, *(weights[w] for w in MATRICES), h)
     d_k = D_MODEL // h
     err = r.output - Y  # (B, n, d)
     loss = float(np.mean(err**2))
@@ -122,10 +121,10 @@ class TrainingRun:
 
 
 def init_weights(rng: np.random.Generator) -> dict:
-    return {w: rng.normal(0.0, INIT_STD, size=(D_MODEL, D_MODEL)) for w in WEIGHTS}
+    return {w: rng.normal(0.0, INIT_STD, size=(D_MODEL, D_MODEL)) for w in MATRICES}
 
 
-def train(h, seed, steps: int = STEPS, layer=None) -> TrainingRun:
+def train(h, seed, steps: int = TRAINING_STEPS, layer=None) -> TrainingRun:
     """Adam with a cosine-decayed learning rate on batches from a fixed pool; deterministic in (h, seed).
     `layer` trains another layer on the same task and draws: one with forward(X, weights, h) and
     loss_and_grads(X, Y, weights, h), as backprop.Layer (a layer with a bug); None is the core's."""
@@ -150,7 +149,7 @@ def train(h, seed, steps: int = STEPS, layer=None) -> TrainingRun:
         batch = rng.integers(0, POOL, size=BATCH)
         losses[t], grads, _ = gradient(X_pool[batch], Y_pool[batch], weights, h)
         lr = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * t / steps))
-        for w in WEIGHTS:
+        for w in MATRICES:
             m[w] = beta1 * m[w] + (1 - beta1) * grads[w]
             v[w] = beta2 * v[w] + (1 - beta2) * grads[w] ** 2
             m_hat = m[w] / (1 - beta1 ** (t + 1))
@@ -159,7 +158,7 @@ def train(h, seed, steps: int = STEPS, layer=None) -> TrainingRun:
     snapshots.append({w: x.copy() for w, x in weights.items()})
     snapshot_steps.append(steps)
     X_test, Y_test = test_set(seed)
-    result = multi_head_attention(X_test, *(weights[w] for w in WEIGHTS), h) if layer is None \
+    result = multi_head_attention(X_test, *(weights[w] for w in MATRICES), h) if layer is None \
         else layer.forward(X_test, weights, h)
     test_loss = float(np.mean((result.output - Y_test) ** 2))
     return TrainingRun(h, seed, losses, np.array(snapshot_steps), tuple(snapshots), test_loss)
@@ -183,7 +182,7 @@ class Surgery:
 def loss_after_surgery(weights: dict, h: int, X: np.ndarray, Y: np.ndarray, surgery: Surgery) -> float:
     """The mean squared error of the layer on (X, Y) after the surgery (the swap first, then uniform, then off):
     a forward pass only."""
-    r = multi_head_attention(X, *(weights[w] for w in WEIGHTS), h)
+    r = multi_head_attention(X, *(weights[w] for w in MATRICES), h)
     A = r.A.copy()  # (B, h, n, n)
     if surgery.swap is not None:
         i, j = surgery.swap

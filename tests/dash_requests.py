@@ -25,7 +25,7 @@ from dashboard.explorer.controls import CELL, MODEL
 from dashboard.explorer.ids import MODEL_LATER
 from dashboard.wiring import LANGUAGE
 
-LEARNING_STEP = limits.TRAINING_STEPS[-1]
+LEARNING_STEP = limits.SNAPSHOT_STEPS[-1]
 
 
 @cache
@@ -262,7 +262,7 @@ def store_of(key: str) -> str | None:
 
 STORE = {tab: [s.input] for tab, s in MODEL.items()}  # a change of the model fires the tab's store
 CLICK = [CELL]  # a click on a heatmap fires the selected cell's inputs only
-CLINIC_SELECTED = tuple(clinic_controls.DEFAULT_CELL)
+CLINIC_SELECTED = tuple(clinic_controls.CLINIC_DEFAULT_CELL)
 
 
 def heatmaps_body(h=8, seed=3, narrow=False, selected=(1, 0, 1), changed=None, hidden=None, **controls) -> dict:

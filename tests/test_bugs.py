@@ -16,7 +16,7 @@ from tests.util import numeric_gradients
 
 
 def loop_layer(X, W_Q, W_K, W_V, W_O, h, bug=None, causal=False):
-    """Multi-head attention one number at a time, with the mistake `bug` (a key of bugs.BY_KEY) made by hand."""
+    """Multi-head attention one number at a time, with the mistake `bug` (a key of bugs.BUGS_BY_KEY) made by hand."""
     n, d = X.shape
     d_k = d // h
     causal = causal or bug == "mask-after"
@@ -47,10 +47,10 @@ def loop_layer(X, W_Q, W_K, W_V, W_O, h, bug=None, causal=False):
 
 
 @pytest.mark.parametrize("h", HEAD_CHOICES)
-@pytest.mark.parametrize("key", [None, *bugs.BY_KEY])
+@pytest.mark.parametrize("key", [None, *bugs.BUGS_BY_KEY])
 def test_each_buggy_layer_equals_a_loop(key, h):
     ex = worked_example(0)
-    r = bugs.layer(*ex[:5], h, bugs.BY_KEY.get(key))
+    r = bugs.layer(*ex[:5], h, bugs.BUGS_BY_KEY.get(key))
     output, A = loop_layer(*ex[:5], h, key)
     np.testing.assert_allclose(r.A, A, rtol=0, atol=1e-12)
     np.testing.assert_allclose(r.output, output, rtol=0, atol=1e-12)
@@ -59,7 +59,7 @@ def test_each_buggy_layer_equals_a_loop(key, h):
 @pytest.mark.parametrize("key", [None, "reshape", "softmax-axis"])
 def test_a_causal_mask_with_a_bug_equals_a_loop(key):
     ex = worked_example(4)
-    r = bugs.layer(*ex[:5], 2, bugs.BY_KEY.get(key), causal=True)
+    r = bugs.layer(*ex[:5], 2, bugs.BUGS_BY_KEY.get(key), causal=True)
     output, A = loop_layer(*ex[:5], 2, key, causal=True)
     np.testing.assert_allclose(r.A, A, rtol=0, atol=1e-12)
     np.testing.assert_allclose(r.output, output, rtol=0, atol=1e-12)
@@ -70,19 +70,19 @@ def test_where_each_bug_changes_the_first_head_at_four_heads():
     ex = worked_example(0)
     right, masked = bugs.layer(*ex[:5], 4), bugs.layer(*ex[:5], 4, causal=True)
     gap = {key: np.abs(bugs.layer(*ex[:5], 4, bug).A[0] - (masked if bug.causal else right).A[0])
-           for key, bug in bugs.BY_KEY.items()}
+           for key, bug in bugs.BUGS_BY_KEY.items()}
     for key in ("softmax-axis", "no-scale", "scale-d", "kq", "reshape"):
         assert gap[key].max() > 0.01, key  # every weight of A(1) is computed differently
     assert gap["no-wo"].max() == 0  # W_O comes after the weights: they are right, the output is not
-    assert np.abs(bugs.layer(*ex[:5], 4, bugs.BY_KEY["no-wo"]).output - right.output).max() > 0.1
+    assert np.abs(bugs.layer(*ex[:5], 4, bugs.BUGS_BY_KEY["no-wo"]).output - right.output).max() > 0.1
     above = np.triu_indices(12, 1)
-    mask_bug = bugs.layer(*ex[:5], 4, bugs.BY_KEY["mask-after"]).A[0]
+    mask_bug = bugs.layer(*ex[:5], 4, bugs.BUGS_BY_KEY["mask-after"]).A[0]
     assert gap["mask-after"][above].max() == 0 and mask_bug[above].max() == 0  # both zero above the diagonal
     assert gap["mask-after"][-1].max() < 1e-15  # the last row sees every key: right
     assert np.all(gap["mask-after"][np.tril_indices(11)] > 0)  # every other weight it may see: too small
     np.testing.assert_array_less(mask_bug.sum(-1)[:-1], 1 - 1e-3)
     # the columns of the wrong axis sum to 1, its rows do not
-    wrong_axis = bugs.layer(*ex[:5], 4, bugs.BY_KEY["softmax-axis"]).A[0]
+    wrong_axis = bugs.layer(*ex[:5], 4, bugs.BUGS_BY_KEY["softmax-axis"]).A[0]
     np.testing.assert_allclose(wrong_axis.sum(0), 1, atol=1e-12)
     assert np.abs(wrong_axis.sum(1) - 1).max() > 0.05
 
@@ -92,7 +92,7 @@ def test_where_a_bug_changes_nothing(h, unchanged):
     """d_k = d at h = 1 (no heads to split, 1/sqrt(d) is right); d_k = 1 at h = 8 (sqrt(d_k) = 1)."""
     ex = worked_example(0)
     right = bugs.layer(*ex[:5], h)
-    same = {key for key, bug in bugs.BY_KEY.items() if not bug.causal
+    same = {key for key, bug in bugs.BUGS_BY_KEY.items() if not bug.causal
             and np.abs(bugs.layer(*ex[:5], h, bug).output - right.output).max() < 1e-12}
     assert same == unchanged
 
@@ -100,7 +100,7 @@ def test_where_a_bug_changes_nothing(h, unchanged):
 EXPECTED = {  # check -> the bugs it catches at h = 4, seed 0 (None: cannot tell, the correct layer fails it too)
     "rows": {"softmax-axis", "mask-after"},
     "equivariance": {"reshape"},
-    "reference": set(bugs.BY_KEY),
+    "reference": set(bugs.BUGS_BY_KEY),
     "shapes": set(),
     "learns": {"reshape"},
 }
@@ -132,7 +132,7 @@ def test_a_layer_still_learns_up_to_twice_the_correct_loss(factor, learns):
     and the check can tell only where twice the correct loss is more than margins.LOSS below 3/8."""
     correct = checks.learning_losses(4, False)[(None, False)]
     losses = {(None, False): correct, ("reshape", False): 2 * correct * factor}
-    right, buggy = (checks.check_learns(bug, 4, False, losses) for bug in (None, bugs.BY_KEY["reshape"]))
+    right, buggy = (checks.check_learns(bug, 4, False, losses) for bug in (None, bugs.BUGS_BY_KEY["reshape"]))
     assert right.passed and buggy.passed == learns and checks.catches(right, buggy) == (not learns)
     line = (training.SINGLE_MIXING_FLOOR - margins.LOSS) / 2  # the largest correct loss the check can judge by
     assert checks.can_learn(line * factor) == learns
@@ -141,10 +141,10 @@ def test_a_layer_still_learns_up_to_twice_the_correct_loss(factor, learns):
 def test_the_verdicts_say_their_numbers():
     ex = worked_example(0)
     example = checks.Example(ex.X, tuple(ex[1:5]), 4)
-    found = checks.side_by_side(example, bugs.BY_KEY["mask-after"])
+    found = checks.side_by_side(example, bugs.BUGS_BY_KEY["mask-after"])
     correct, buggy, caught = found["rows"]
     assert caught and correct.passed and not buggy.passed
-    sums = bugs.layer(*ex[:5], 4, bugs.BY_KEY["mask-after"]).A.sum(-1)
+    sums = bugs.layer(*ex[:5], 4, bugs.BUGS_BY_KEY["mask-after"]).A.sum(-1)
     assert buggy.detail == f"largest |row sum − 1| = {np.abs(sums - 1).max():.1e}"
     assert found["equivariance"][2] is None and not found["equivariance"][0].passed
     sentence = checks.caught_by(found)
@@ -182,27 +182,27 @@ def test_the_reference_is_the_seed_notebook():
 
 def test_the_generic_backward_is_the_labs_for_the_correct_layer():
     X, Y = training.make_task(4, np.random.default_rng(0))
-    W = {w: np.random.default_rng(1).normal(0, 0.4, (8, 8)) for w in training.WEIGHTS}
+    W = {w: np.random.default_rng(1).normal(0, 0.4, (8, 8)) for w in training.MATRICES}
     for h in HEAD_CHOICES:
         loss, grads, _ = training.loss_and_grads(X, Y, W, h)
         loss2, grads2, _ = backprop.Layer().loss_and_grads(X, Y, W, h)
         assert loss == loss2
-        for w in training.WEIGHTS:
+        for w in training.MATRICES:
             np.testing.assert_allclose(grads2[w], grads[w], rtol=1e-12, atol=1e-15)
     assert training.train(2, 0, 40).test_loss == training.train(2, 0, 40, layer=backprop.Layer()).test_loss
 
 
-@pytest.mark.parametrize("key", [None, *bugs.BY_KEY])
+@pytest.mark.parametrize("key", [None, *bugs.BUGS_BY_KEY])
 def test_each_buggy_layer_has_the_right_gradient(key):
     """Central differences on every weight, h = 2 (the reshape then gives a head pieces of other tokens), a batch
     of two."""
-    layer = bugs.trainable(bugs.BY_KEY.get(key))
+    layer = bugs.trainable(bugs.BUGS_BY_KEY.get(key))
     rng = np.random.default_rng(5)
     X, Y = training.make_task(2, rng)
-    W = {w: rng.normal(0, 0.5, (8, 8)) for w in training.WEIGHTS}
+    W = {w: rng.normal(0, 0.5, (8, 8)) for w in training.MATRICES}
     _, grads, _ = layer.loss_and_grads(X, Y, W, 2)
     numeric_of = numeric_gradients(lambda weights: layer.loss_and_grads(X, Y, weights, 2)[0], W)
-    for w in training.WEIGHTS:
+    for w in training.MATRICES:
         numeric = numeric_of[w]
         if key == "no-wo" and w == "W_O":
             assert np.abs(numeric).max() == 0 and np.abs(grads[w]).max() == 0  # W_O is not used
@@ -213,17 +213,17 @@ def test_each_buggy_layer_has_the_right_gradient(key):
 def test_a_mystery_number_always_hides_the_same_bug():
     """With the causal switch on, every bug can be the mystery; off, only those that need no mask (a mask that
     turned the layers triangular by itself would give the bug away)."""
-    for causal, pool in ((True, set(bugs.BY_KEY)), (False, {b.key for b in bugs.BUGS if not b.causal})):
+    for causal, pool in ((True, set(bugs.BUGS_BY_KEY)), (False, {b.key for b in bugs.BUGS if not b.causal})):
         drawn = [bugs.mystery(seed, causal).key for seed in range(1, 1000)]
         assert drawn == [bugs.mystery(seed, causal).key for seed in range(1, 1000)]
-        assert set(drawn) == pool and len(pool) >= len(bugs.BY_KEY) - 1
+        assert set(drawn) == pool and len(pool) >= len(bugs.BUGS_BY_KEY) - 1
         assert max(drawn.count(k) for k in pool) < 2 * min(drawn.count(k) for k in pool)
 
 
 def test_naming_the_mystery_bug():
     ex = worked_example(0)
     example = checks.Example(ex.X, tuple(ex[1:5]), 4)
-    kq, reshape, no_scale = (bugs.BY_KEY[k] for k in ("kq", "reshape", "no-scale"))
+    kq, reshape, no_scale = (bugs.BUGS_BY_KEY[k] for k in ("kq", "reshape", "no-scale"))
     right, why = checks.judge(example, kq, kq)
     assert right and why.startswith("Right: it was “K Qᵀ instead of Q Kᵀ”")
     right, why = checks.judge(example, kq, reshape)  # the reshape would fail equivariance; K Q^T passes it
@@ -232,7 +232,7 @@ def test_naming_the_mystery_bug():
     gap = np.abs(bugs.layer(*ex[:5], 4, kq).A - bugs.layer(*ex[:5], 4, no_scale).A).max()
     assert not right and f"its weights differ from this layer's by up to {gap:.2f}" in why
     # at h = 1 there are no heads to split: naming 1/sqrt(d) for the reshape is right too
-    right, why = checks.judge(example._replace(h=1), reshape, bugs.BY_KEY["scale-d"])
+    right, why = checks.judge(example._replace(h=1), reshape, bugs.BUGS_BY_KEY["scale-d"])
     assert right and why.startswith("Right here")
 
 
@@ -242,7 +242,8 @@ def test_each_bug_names_its_step_and_its_story():
         assert bug.step in steps and bug.correct != bug.wrong
         assert "#" in bug.seen and "/" in bug.seen  # repository and number
         assert "http" not in bug.seen + bug.effect  # plain text: the page loads nothing from another host
-    assert list(bugs.NAMES) == [bug.key for bug in bugs.BUGS] and len(set(bugs.NAMES.values())) == len(bugs.BUGS)
+    assert list(bugs.BUG_NAMES) == [bug.key for bug in bugs.BUGS]
+    assert len(set(bugs.BUG_NAMES.values())) == len(bugs.BUGS)
 
 
 def test_the_clinic_math_imports_without_dash():
@@ -258,7 +259,7 @@ def test_the_missing_transpose_s_text_names_the_tokens_each_head_sees(n, h):
     each cut into pieces of one token: what the reshape does to a projection whose every entry holds its token."""
     import math
 
-    bug = bugs.BY_KEY["reshape"]
+    bug = bugs.BUGS_BY_KEY["reshape"]
     assert "Head i (counted from 1) sees only the tokens (i − 1)·n/h to i·n/h − 1 (rounded down, and up)" in bug.effect
     d = 8
     tokens = np.repeat(np.arange(n)[:, None], d, axis=1)  # entry (t, c) holds t
@@ -290,4 +291,4 @@ def test_the_softmax_axis_text_quotes_no_number_this_example_does_not_give():
     what happens (more or less than 1), with no made-up sizes."""
     import re
 
-    assert set(re.findall(r"\d+(?:\.\d+)?", bugs.BY_KEY["softmax-axis"].effect)) <= {"1"}
+    assert set(re.findall(r"\d+(?:\.\d+)?", bugs.BUGS_BY_KEY["softmax-axis"].effect)) <= {"1"}

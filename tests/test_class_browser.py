@@ -69,7 +69,7 @@ def test_peer_instruction_on_a_phone_and_the_projector(contexts):
     lecturer.wait_for_selector("#class-prompt:has-text('which key will query 8 attend to most?')")
     assert lecturer.locator("#class-discuss").is_enabled() and not lecturer.locator("#class-vote2").is_enabled()
     trainer.training_runs(0)
-    row = model(Setting(4, 0, weights="trained"))[1].A[2, 8]
+    row = model(Setting(4, 0, weights="trained")).result.A[2, 8]
     truth, wrong = int(row.argmax()), int(row.argmin())
 
     student.goto(student.base + "/class")  # a student types the code from the projector

@@ -90,7 +90,7 @@ def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
     assert out[ids.QR]["src"].startswith("data:image/svg+xml") and out[ids.STATUS]["children"] == \
         "Pose the first question."
     qid, out = pose(client, b, code, token, head=2, query=1)  # head 2 favours query 1's own cluster (0-3)
-    A = model(Setting(4, 0, weights="trained"))[1].A
+    A = model(Setting(4, 0, weights="trained")).result.A
     row = A[1, 1]
     truth, wrong = int(row.argmax()), int(row.argmin())
     assert np.sort(row)[-1] - np.sort(row)[-2] > margins.WEIGHT  # decided past the margin: one answer counts
@@ -101,7 +101,7 @@ def test_a_lecture_with_peer_instruction_from_start_to_end(client, b):
     assert out[ids.COUNT]["children"] == "0 joined · 0 answered vote 1"
 
     sids = [joined(client, b, code) for _ in range(3)]
-    assert len(set(sids)) == 3 and all(schema.STUDENT_ID.fullmatch(s) for s in sids)
+    assert len(set(sids)) == 3 and all(schema.STUDENT_ID_PATTERN.fullmatch(s) for s in sids)
     _, view = post(client, b.poll(code, sids[0]))
     assert view[ids.S_PROMPT]["children"] == out[ids.PROMPT]["children"]
     assert [o["value"] for o in view[ids.CHOICES]["options"]] == list(range(12))
@@ -352,7 +352,7 @@ def test_which_head_accepts_every_head_within_the_margin_and_says_so(client, b):
 def test_how_much_follows_the_spread_of_its_row(client, b):
     code, token = start(client, b)
     qid, out = pose(client, b, code, token, template="amount", head=2, query=5, key=9)
-    row = model(Setting(4, 0, weights="trained"))[1].A[1, 5]
+    row = model(Setting(4, 0, weights="trained")).result.A[1, 5]
     tolerance = max(0.005, questions.up(0.1 * np.ptp(row), 3))
     assert f"within ±{tolerance:g} counts" in out[ids.PROMPT]["children"] and tolerance < 0.05
     sids = [joined(client, b, code) for _ in range(3)]
@@ -387,7 +387,7 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
     results = revealed_text(post(client, b.reveal(code, token, qid))[1])
     assert "The answer: stays about the same." in results and "τ doubled" in results
     for tau, truth in [(0, 2), (-10, 2)]:  # τ = 1 and 0.1: the row flattens, up
-        logits = model(Setting(2, 0, 4, "tau", tau, "trained"))[1].logits[0, 0]
+        logits = model(Setting(2, 0, 4, "tau", tau, "trained")).result.logits[0, 0]
         change = questions.entropy_bits(core.softmax(logits / 2)) - questions.entropy_bits(
             core.softmax(logits))
         assert change > questions.STAY_BITS * 1.5  # decided: more than the margin from the line
@@ -400,7 +400,7 @@ def test_the_entropy_reveal_names_the_head_and_query_whose_row_it_shows(client, 
     """The reveal's sentence names head i + 1 and query r of the stored question (i from 0) and gives that row's
     entropy now and with τ doubled, from the core: for every head of h = 4, the first and the last too."""
     code, token = start(client, b)
-    logits = model(Setting(4, 0, 4, "seed", 0, "trained"))[1].logits
+    logits = model(Setting(4, 0, 4, "seed", 0, "trained")).result.logits
     for head in range(1, 5):
         qid, _ = pose(client, b, code, token, template="entropy", h=4, head=head, query=5)
         results = revealed_text(post(client, b.reveal(code, token, qid))[1])
@@ -464,14 +464,14 @@ def test_which_bug_shows_the_layer_not_its_name_and_counts_a_bug_with_the_same_n
         assert "passes" in shown or "fails" in shown  # the checks' verdicts on this layer
         # issue 36 item 13: the prompt claims no failed check (at h = 1 the reshape fails none)
         failed = [v for v in checks.verdicts(state.checks_example(Setting(h, 0, weights="trained"), False),
-                                             bugs.BY_KEY[key]).values() if not v.passed]
+                                             bugs.BUGS_BY_KEY[key]).values() if not v.passed]
         assert "checks it fails" not in seen[ids.S_PROMPT]["children"] and (h == 1) == (not failed)
         post(client, b.reveal(code, token, qid))
         revealed = ids.store().results(code, token, qid)
-        assert revealed["truth"] == names.index(bugs.BY_KEY[key].name)
+        assert revealed["truth"] == names.index(bugs.BUGS_BY_KEY[key].name)
         expected = ["scale-d", "reshape"] if h == 1 else [key]
-        assert revealed["accepted"] == sorted(names.index(bugs.BY_KEY[k].name) for k in expected)
-    kq = checks.verdicts(state.checks_example(Setting(4, 0, weights="trained"), False), bugs.BY_KEY["kq"])
+        assert revealed["accepted"] == sorted(names.index(bugs.BUGS_BY_KEY[k].name) for k in expected)
+    kq = checks.verdicts(state.checks_example(Setting(4, 0, weights="trained"), False), bugs.BUGS_BY_KEY["kq"])
     assert any(not v.passed for v in kq.values())  # the layer the class saw at h = 4 fails a check
 
 
@@ -479,7 +479,7 @@ def test_only_a_question_about_a_bug_names_one(client, b):
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, template="bug", bug="no-such-bug"))
     assert out[ids.STATUS]["children"].startswith("Check the form: the bug must be one of")
-    with pytest.raises(S.Invalid, match="Only a question about a bug names one"):
+    with pytest.raises(S.BadRequest, match="Only a question about a bug names one"):
         schema.question({"template": "key", "prompt": "p", "h": 4, "seed": 0, "n": 12, "truth": 1, "bug": "kq"})
 
 

@@ -31,7 +31,7 @@ PHONES = 4
 
 
 def fill_form(page, template: str, form: dict):
-    page.locator("#class-template label", has_text=questions.TEMPLATES[template]).first.click()
+    page.locator("#class-template label", has_text=questions.TEMPLATE_TITLES[template]).first.click()
     page.locator("#class-weights label", has_text=form["weights"]).first.click()
     page.locator("#class-heads label").filter(has_text=str(form["h"])).first.click()
     page.select_option("#class-scale", form["scale"])

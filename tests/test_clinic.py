@@ -49,7 +49,7 @@ def cells(panel) -> list[str]:
 def test_the_heatmaps_show_each_head_of_both_layers(key):
     heatmaps, buggy, outputs, headline = fire(clinic.update_clinic, **clinic_data(bug=key), cell=CELL)
     ex = worked_example(0)
-    right, wrong = multi_head_attention(*ex[:5], 4), bugs.layer(*ex[:5], 4, bugs.BY_KEY[key])
+    right, wrong = multi_head_attention(*ex[:5], 4), bugs.layer(*ex[:5], 4, bugs.BUGS_BY_KEY[key])
     np.testing.assert_allclose([decode(t["z"]) for t in heatmaps["data"]], right.A, rtol=1e-6)
     np.testing.assert_allclose([decode(t["z"]) for t in buggy["data"]], wrong.A, rtol=1e-6)
     titles = [a["text"] for figure in (heatmaps, buggy) for a in figure["layout"]["annotations"]]
@@ -58,7 +58,7 @@ def test_the_heatmaps_show_each_head_of_both_layers(key):
     correct_out, buggy_out, difference = (decode(t["z"]) for t in outputs["data"])
     np.testing.assert_allclose(difference, wrong.output - right.output, rtol=1e-5, atol=1e-6)
     gaps = np.abs(wrong.A - right.A).max(axis=(1, 2))
-    assert f"“{bugs.NAMES[key]}” (h = 4, seed 0, n = 12)" in headline
+    assert f"“{bugs.BUG_NAMES[key]}” (h = 4, seed 0, n = 12)" in headline
     assert f"the weights differ by up to {gaps.max():.3f} (head {gaps.argmax() + 1})" in headline
     assert f"the outputs by up to {np.abs(wrong.output - right.output).max():.3f}" in headline
     assert ("only the output is wrong" in headline) == (key == "no-wo")
@@ -91,12 +91,13 @@ def test_the_tables_are_the_checks_verdicts():
     table, catches, story, *_ = fire(clinic.update_checks, **checks_data(bug="softmax-axis"), polls=0)
     ex = worked_example(0)
     example = checks.Example(ex.X, tuple(ex[1:5]), 4)
-    found = checks.side_by_side(example, bugs.BY_KEY["softmax-axis"])
+    found = checks.side_by_side(example, bugs.BUGS_BY_KEY["softmax-axis"])
     words = {True: "caught", False: "missed", None: "cannot tell"}
     assert cells(table) == [[checks.CHECKS[name], "passes" if c.passed else "fails", "passes" if b.passed else "fails",
                              words[caught]] for name, (c, b, caught) in found.items()]
     expected = checks.catch_table(example)
-    assert cells(catches) == [[bugs.NAMES[key]] + [words[row[c]] for c in checks.FAST] for key, row in expected.items()]
+    assert cells(catches) == [[bugs.BUG_NAMES[key]] + [words[row[c]] for c in checks.FAST_CHECKS]
+                              for key, row in expected.items()]
     assert checks.caught_by(found) in str(story) and "axis=-2" in str(story)
     # no check ticked: nothing run, and the tables say so
     table, catches, story, *_ = fire(clinic.update_checks, **checks_data(which=[]), polls=0)
@@ -177,9 +178,10 @@ def test_still_learns_waits_for_the_training_off_the_request(monkeypatch):
     ex = worked_example(0)
     truth = checks.catch_table(checks.Example(ex.X, tuple(ex[1:5]), 4), ("rows", "learns"), ready[(4, False)])
     words = {True: "caught", False: "missed", None: "cannot tell"}
-    assert [row[-1] for row in cells(catches)] == [words[truth[key]["learns"]] for key in bugs.NAMES]
+    assert [row[-1] for row in cells(catches)] == [words[truth[key]["learns"]] for key in bugs.BUG_NAMES]
     # the training catches the reshape only; a causal bug's layer cannot be told (the correct causal one cannot learn)
-    assert [key for key in bugs.NAMES if truth[key]["learns"]] == ["reshape"] and truth["mask-after"]["learns"] is None
+    assert [key for key in bugs.BUG_NAMES if truth[key]["learns"]] == ["reshape"]
+    assert truth["mask-after"]["learns"] is None
 
 
 @pytest.mark.parametrize("forged", [

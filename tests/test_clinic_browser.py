@@ -52,7 +52,7 @@ def test_open_the_clinic_and_switch_a_bug(page):
     assert page.locator("#model-bar").is_visible()  # the model bar drives the clinic
     page.locator("#clinic-bug label", has_text="heads split without the transpose").click()
     page.wait_for_url("**bug=reshape**", timeout=10000)
-    drawn_pair(page, bugs.BY_KEY["reshape"])
+    drawn_pair(page, bugs.BUGS_BY_KEY["reshape"])
     wait_until(page, "() => document.querySelector('#clinic-story h3')?.textContent === "
                      "'heads split without the transpose'")
     table = page.locator("#clinic-table tbody tr")

@@ -76,7 +76,7 @@ def test_a_cell_the_bug_leaves_alone_in_a_layer_it_changes():
     assert "another head's output, or the step from the concatenation to the output, differs" in said
 
 
-@pytest.mark.parametrize("key", list(bugs.NAMES))
+@pytest.mark.parametrize("key", list(bugs.BUG_NAMES))
 def test_the_path_names_the_first_number_each_bug_changes(key):
     name, correct, buggy = where_each_bug_enters()[key]
     panel = path(path_data(key))
@@ -138,7 +138,7 @@ def test_the_forward_pass_is_the_buggy_layers(key):
     figure = fire(clinic_path.update_forward, shared=model(H, 0), layers=layers(key))
     V, concat, W_O, output = (decode(t["z"]) for t in figure["data"])
     X, W_Q, W_K, W_V, W_O_given = worked_example(0)[:5]
-    layer = bugs.layer(X, W_Q, W_K, W_V, W_O_given, H, bugs.BY_KEY[key])
+    layer = bugs.layer(X, W_Q, W_K, W_V, W_O_given, H, bugs.BUGS_BY_KEY[key])
     np.testing.assert_allclose(W_O, W_O_given, rtol=1e-6)
     np.testing.assert_allclose(concat, layer.concat, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(output, concat if key == "no-wo" else concat @ W_O_given, rtol=1e-5, atol=1e-6)
@@ -161,7 +161,7 @@ def test_the_export_holds_both_layers_on_the_clinic_tab():
     assert sent["filename"] == "attention-random-h4-seed0-n12-seed-mask-after.json"
     clinic_state = json.loads(sent["content"])["clinic"]
     X, *W = worked_example(0)[:5]
-    wrong, right = bugs.layer(X, *W, H, bugs.BY_KEY["mask-after"]), bugs.layer(X, *W, H, causal=True)
+    wrong, right = bugs.layer(X, *W, H, bugs.BUGS_BY_KEY["mask-after"]), bugs.layer(X, *W, H, causal=True)
     assert (clinic_state["bug"], clinic_state["mystery"], clinic_state["causal"]) == ("mask-after", 0, True)
     for layer, expected in (("with_bug", wrong), ("correct", right)):
         np.testing.assert_array_equal(clinic_state[layer]["attention"], expected.A)  # to the last bit
@@ -175,7 +175,7 @@ def test_the_export_holds_both_layers_on_the_clinic_tab():
     for row in rows:
         if row["matrix"] == "clinic_bug_attention":
             A[int(row["head"]) - 1, int(row["row"]), int(row["column"])] = float(row["value"])
-    np.testing.assert_array_equal(A, bugs.layer(X, *W, H, bugs.BY_KEY["kq"]).A)
+    np.testing.assert_array_equal(A, bugs.layer(X, *W, H, bugs.BUGS_BY_KEY["kq"]).A)
     assert sum(row["matrix"].startswith("clinic_") for row in rows) == 2 * (H * N * N + N * D)
     assert "clinic" not in json.loads(download(tab="example", bug="kq")["content"])  # other tabs: the model only
     for forged in ({"bug": "nope"}, {"mystery": 10**6}, {"causal": "1"}):
@@ -193,5 +193,5 @@ def test_over_http_the_requests_are_answered_and_forged_ones_get_a_204():
         assert post(b).status_code == 200
     for b in (clinic_path_body(bug="nope"), clinic_forward_body(mystery="5"), clinic_path_body(causal=None)):
         assert post(b).status_code == 204
-    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.PATH]["children"]
+    said = post(clinic_path_body(selected=("1", 0, 1))).get_json()["response"][clinic_path.CLINIC_PATH]["children"]
     assert said["props"]["role"] == "alert"  # a cell the boxes cannot send is a message, never a 500

@@ -41,7 +41,7 @@ def test_both_halves_equal_the_core_on_one_colour_scale(h, weights, vs_h, vs_wei
     assert out["hidden"] is False and len(pair["data"]) == h + vs_h
     halves = (pair["data"][:h], pair["data"][h:])
     for traces, (k, w) in zip(halves, ((h, weights), (vs_h, vs_weights))):
-        A = core_model(Setting(k, 0, weights=w))[1].A
+        A = core_model(Setting(k, 0, weights=w)).result.A
         if w == "random":  # the seed's weights: the core's own function, as the seed computes them
             np.testing.assert_allclose(A, multi_head_attention(*worked_example(0)[:5], k).A, rtol=1e-12)
         for i, trace in enumerate(traces):
@@ -99,7 +99,7 @@ def test_the_cube_beside_another_is_two_scenes_each_in_its_half_with_the_core_s_
     layout = pair["layout"]
     assert [t.get("scene") for t in pair["data"]] == ["scene"] * 4 + ["scene2"] * 2
     for t, (i, w) in zip(pair["data"], [(i, "random") for i in range(4)] + [(i, "trained") for i in range(2)]):
-        A = core_model(Setting(4 if w == "random" else 2, 0, weights=w))[1].A
+        A = core_model(Setting(4 if w == "random" else 2, 0, weights=w)).result.A
         np.testing.assert_allclose(decode(t["intensity"])[::4], A[i].ravel(), rtol=1e-6)
     first, second = layout["scene"]["domain"], layout["scene2"]["domain"]
     if narrow:  # one above the other, each across the page

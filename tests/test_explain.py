@@ -153,12 +153,12 @@ def test_a_small_weight_is_not_called_large():
     """The trained default cell's 0.009 (head 1, query 0, key 1, as the drill-down opens) is said not to be large: the verdict compares it with 1/n
     by margins.WEIGHT; a weight within the margin of 1/n is not large either; only one past it above is."""
     s = state.Setting(4, 0, weights="trained")
-    A = state.model(s)[1].A
+    A = state.model(s).result.A
     n = A.shape[-1]
     small = tuple(int(k) for k in np.argwhere(A < 1 / n - margins.WEIGHT)[0])
     large = tuple(int(k) for k in np.argwhere(A > 1 / n + margins.WEIGHT)[0])
     flat = state.Setting(4, 0)  # random weights: rows near uniform
-    near = tuple(int(k) for k in np.argwhere(abs(state.model(flat)[1].A - 1 / n) <= margins.WEIGHT)[0])
+    near = tuple(int(k) for k in np.argwhere(abs(state.model(flat).result.A - 1 / n) <= margins.WEIGHT)[0])
     for cell, start, at in ((small, "This weight is not large", s), (near, "This weight is not large", flat),
                             (large, "This weight is large", s)):
         weight, verdict = drill_texts(*cell, at)

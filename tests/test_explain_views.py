@@ -145,17 +145,16 @@ def test_every_selectable_graph_is_wired_to_a_click():
     clicked = {deps[1].component_id: tuple(o.component_id for o in deps[0])  # (outputs, the graph's clickData, …)
                for deps, _kwargs, function in CALLBACKS.server if function.__name__ == "pick_cell"}
     explorer = (ids.SEL_HEAD, ids.SEL_QUERY, ids.SEL_KEY)
+    clinic = (clinic_controls.CLINIC_HEAD, clinic_controls.CLINIC_QUERY, clinic_controls.CLINIC_KEY)
     assert clicked == {**dict.fromkeys([example.HEATMAPS, example.CUBE, forms.LOGITS, mixing.MIX_MULTI,
                                         influence.INFLUENCE], explorer),
                        # the bug clinic follows its own cell
-                       **dict.fromkeys([clinic_controls.HEATMAPS, clinic_controls.BUGGY],
-                                       (clinic_controls.HEAD, clinic_controls.QUERY, clinic_controls.KEY))}
+                       **dict.fromkeys([clinic_controls.CLINIC_HEATMAPS, clinic_controls.CLINIC_BUGGY], clinic)}
     assert controls.CELL["head"].component_id == drilldown.URL_PARAMS[0]["id"]  # the selected head is the URL's
     # every view that reads a cell reads its tab's: the worked example and the mixing tab share the explorer's
     readers = {k: tuple(ports(k)[i][0] for i in names(k)["cell"].values()) for k in callback_map()
                if store_of(k) and "cell" in names(k)}
-    assert len(readers) == 7 and set(readers.values()) == {explorer, (clinic_controls.HEAD, clinic_controls.QUERY,
-                                                                      clinic_controls.KEY)}
+    assert len(readers) == 7 and set(readers.values()) == {explorer, clinic}
     assert {k for k, cell_ids in readers.items() if cell_ids == explorer} == \
         {k for k in readers if store_of(k) in ("model-example", "model-mixing")}
 

@@ -37,7 +37,7 @@ def classic(browser):
     launched.close()
 
 
-@pytest.mark.parametrize("lang", list(i18n.NAMES))
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGE_NAMES))
 @pytest.mark.parametrize("lecture", [False, True], ids=["page", "lecture"])
 def test_the_header_keeps_its_rows_with_a_classic_scrollbar(classic, app_url, lang, lecture):
     page = classic.new_page(viewport={"width": 1440, "height": 900}, reduced_motion="reduce")

@@ -27,10 +27,10 @@ def test_limits_loads_only_the_cores_constants():
 def test_the_constants_are_the_modules_own():
     from dashboard import bugs, checks, constants, limits, training
 
-    assert list(constants.BUG_NAMES) == [bug.key for bug in bugs.BUGS] == list(limits.BUGS)
+    assert list(constants.BUG_NAMES) == [bug.key for bug in bugs.BUGS] == list(limits.BUG_NAMES)
     assert [bug.name for bug in bugs.BUGS] == list(constants.BUG_NAMES.values())
-    assert checks.CHECKS is constants.CHECKS and checks.FAST == limits.FAST == constants.FAST_CHECKS
-    assert training.STEPS == constants.TRAINING_STEPS == limits.TRAINING_STEPS[-1]
+    assert checks.CHECKS is constants.CHECKS and checks.FAST_CHECKS == limits.FAST_CHECKS == constants.FAST_CHECKS
+    assert training.TRAINING_STEPS == constants.TRAINING_STEPS == limits.SNAPSHOT_STEPS[-1]
 
 
 def test_the_explorer_and_class_mode_import_only_what_they_share():

@@ -97,7 +97,7 @@ def trained():
     (4, 0, 2, 5, "trained", False), (2, 0, 1, 0, "trained", True), (2, 2, 2, 2, "trained", True),
     (2, 0, 1, 8, "random", True), (2, 8, 2, 3, "random", True)])
 def test_the_sentence_names_the_key_that_moves_most_and_why(trained, h, seed, head, query, weights, moves):
-    ex = model(Setting(h, seed, weights=weights))[0]
+    ex = model(Setting(h, seed, weights=weights)).example
     W = [ex.W_Q, ex.W_K, ex.W_V, ex.W_O]
     _, A = seed_multi_head_attention(ex.X, *W, h)
     sizes = np.linalg.norm(loop_layer(ex.X, W, h)[1][head - 1], axis=-1)  # (n,): ||v_j W_O^(i)||

@@ -78,7 +78,7 @@ def test_quick_presses_each_count(page):
     wait_until(page, "() => document.querySelector('#learn-attention .js-plotly-plot')?._fullData?.length > 0")
     for _ in range(3):
         page.keyboard.press("ArrowLeft", delay=40)
-    step = 400 - 3 * limits.TRAINING_STEPS.step
+    step = 400 - 3 * limits.SNAPSHOT_STEPS.step
     try:
         wait_until(page, f"() => new URLSearchParams(location.search).get('step') === '{step}'")
     except TimeoutError:

@@ -73,5 +73,5 @@ def test_the_switch_reloads_the_page_in_the_chosen_language_with_its_state(brows
     page.goto(f"{app_url}/?tab=mixing")  # the choice stays with this browser
     wait_drawn(page, "mixing")
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
-    assert i18n.NAMES["zh-CN"] in page.locator("#language-choice").inner_text()
+    assert i18n.LANGUAGE_NAMES["zh-CN"] in page.locator("#language-choice").inner_text()
     context.close()

@@ -131,7 +131,7 @@ def test_the_plan_s_rules_are_class_mode_s():
     from dashboard.server import MAX_BODY
 
     assert plans.FORMAT == plan.PLAN_FORMAT and plans.QUESTION_KEYS == plan.PLAN_KEYS
-    assert plans.TEMPLATES == tuple(questions.TEMPLATES) and plans.MAX_TEXT == plan.MAX_TEXT
+    assert plans.TEMPLATES == tuple(questions.TEMPLATE_TITLES) and plans.MAX_TEXT == plan.MAX_TEXT
     # the largest plan, uploaded (base64 in a callback's body), stays under the server's body limit
     assert plans.MAX_BYTES <= form.MAX_PLAN_BYTES and 4 * plans.MAX_BYTES // 3 + form.PLAN_OVERHEAD < MAX_BODY
 

@@ -158,9 +158,9 @@ MATH = {"softmax", "log", "MultiHead", "Concat", "concat", "head", "heads", "log
 CODE_PUNCTUATION = ",;:.!?·、，；：。"  # in code, or a Chinese mark (no English message holds one)
 GLUED = re.compile(rf"\x01[ ]*[{CODE_PUNCTUATION}]|[{CODE_PUNCTUATION}][ ]*\x01")
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ⁰¹²³⁴⁵⁶⁷⁸⁹⁽⁾"  # head₁, headₕ, log₂: the seed's notation
-# Each language's name in its own language, for the switch (i18n.NAMES), a key's label and an example join code:
-# never translated.
-KEPT = set(i18n.NAMES.values()) | {"Esc", "ABC234"}
+# Each language's name in its own language, for the switch (i18n.LANGUAGE_NAMES), a key's label and an example join
+# code: never translated.
+KEPT = set(i18n.LANGUAGE_NAMES.values()) | {"Esc", "ABC234"}
 # the lecturer page's join code and link: data, not words
 JOIN_LINK = re.compile(rf"https?://[\w.:-]+/class/({limits.CODE.pattern})?|{limits.CODE.pattern}")
 
@@ -268,10 +268,10 @@ def test_the_clinic_s_sentences(xx):
     example = checks.Example(ex.X, tuple(ex[1:5]), 4)
     texts = []
     for key in ("softmax-axis", "kq", "reshape", "no-scale"):
-        found = checks.side_by_side(example, bugs.BY_KEY[key])
+        found = checks.side_by_side(example, bugs.BUGS_BY_KEY[key])
         texts += [checks.caught_by(found)] + [v.detail for c, b, _caught in found.values() for v in (c, b)]
         for guess in ("kq", "reshape", "softmax-axis"):
-            texts += [checks.judge(example, bugs.BY_KEY[key], bugs.BY_KEY[guess])[1]]
+            texts += [checks.judge(example, bugs.BUGS_BY_KEY[key], bugs.BUGS_BY_KEY[guess])[1]]
     texts += [_said(limits.choice, 3, (1, 2, 4, 8), "h"), _said(limits.member, 3, range(0, 10, 2), "h")]
     assert offenders(texts) == []
 

@@ -16,10 +16,11 @@ CASES = json.loads((Path(__file__).parent / "rules" / "cases.json").read_text())
 
 # The server's check of each value the URL can set, as its callbacks apply it.
 CHECKS = {"h": limits.heads, "seed": limits.seed, "size": limits.size, "scale": limits.scale, "tau": limits.tau,
-          "tab": lambda v: limits.choice(v, tuple(limits.TABS)), "step": lambda v: limits.member(v, limits.TRAINING_STEPS),
+          "tab": lambda v: limits.choice(v, tuple(limits.TABS)),
+          "step": lambda v: limits.member(v, limits.SNAPSHOT_STEPS),
           "train": limits.training_seed, "head": lambda v: limits.member(v, range(1, 9)),
           "query": lambda v: limits.member(v, range(limits.MAX_TOKENS)), "bug": limits.bug, "mystery": limits.mystery,
-          "weights": lambda v: limits.choice(v, tuple(limits.WEIGHTS))}
+          "weights": lambda v: limits.choice(v, tuple(limits.WEIGHT_CHOICES))}
 
 
 @pytest.mark.parametrize("case", CASES["orders"], ids=lambda c: repr(c["text"]))

@@ -119,7 +119,7 @@ def trained():
 
 def final_weights(h: int, seed: int = limits.EXAMPLE_TRAINING_SEED, k: int = -1) -> list:
     snapshot = trainer.training_runs(seed)[h].snapshots[k]
-    return [snapshot[w] for w in training.WEIGHTS]
+    return [snapshot[w] for w in training.MATRICES]
 
 
 def example_inputs(c: Case) -> tuple[np.ndarray, list]:
@@ -162,7 +162,7 @@ def test_worked_sentence(c):
     text = fire(example.update_worked_text, shared=c.store)
     i, r, j = np.unravel_index(ref.A.argmax(), ref.A.shape)
     largest = ref.A[i, r, j]
-    drawn = [c.seed] if c.weights == "random" else [c.h, limits.EXAMPLE_TRAINING_SEED, training.STEPS, c.seed]
+    drawn = [c.seed] if c.weights == "random" else [c.h, limits.EXAMPLE_TRAINING_SEED, training.TRAINING_STEPS, c.seed]
     check_numbers(text, [c.n, D, c.size, c.h, D // c.h, *drawn, c.softmax_scale, r, j, largest, largest * c.n,
                          1, c.n, 1 / c.n])
     assert f"{figures.head_label(int(i))}[{r}, {j}]" in text
@@ -345,7 +345,7 @@ def shown_learning(seed=0) -> dict:
 @pytest.mark.parametrize("h", core.HEAD_CHOICES)
 @pytest.mark.parametrize("k", [0, 5, 20])
 def test_roles_sentence(h, k):
-    seed, step = 0, limits.TRAINING_STEPS[k]
+    seed, step = 0, limits.SNAPSHOT_STEPS[k]
     W = final_weights(h, seed, k)
     shown_map = reference(training.display_example(seed), *W, h, 1 / np.sqrt(D // h)).A
     own, nxt = masses(reference(state.mass_examples(seed), *W, h, 1 / np.sqrt(D // h)).A)
@@ -370,7 +370,7 @@ def test_loss_sentence(seed):
     text = learning.update_learning_loss(shared=heads_store(), trained=shown_learning(seed))[1]
     gap = losses[1] - 3 / 8
     close = [losses[1], margins.LOSS] if abs(gap) <= margins.LOSS else []  # within the margin: the loss, the margin
-    check_numbers(text, [seed, training.STEPS, *[v for h in core.HEAD_CHOICES for v in (h, losses[h])],
+    check_numbers(text, [seed, training.TRAINING_STEPS, *[v for h in core.HEAD_CHOICES for v in (h, losses[h])],
                          1, *close, 3, 8, 3 / 8])
     said = "below" if gap < -margins.LOSS else "above" if gap > margins.LOSS else "within"
     assert f"h = 1 ended {said if said != 'within' else 'at'}" in text and (said == "within") == ("too close" in text)
@@ -386,10 +386,10 @@ def test_loss_sentence_is_below_the_line_only_past_its_margin(monkeypatch, gap, 
     text = learning.loss_text(0)  # the sentence alone: the cached loss figure is not drawn from the moved run
     losses = [v for h, run in runs.items() for v in (h, run.test_loss)]
     if ended == "close":
-        check_numbers(text, [0, training.STEPS, *losses, 1, runs[1].test_loss, margins.LOSS, 3, 8, 3 / 8])
+        check_numbers(text, [0, training.TRAINING_STEPS, *losses, 1, runs[1].test_loss, margins.LOSS, 3, 8, 3 / 8])
         assert "within 0.01 of the dashed line" in text and "too close to tell" in text
     else:
-        check_numbers(text, [0, training.STEPS, *losses, 1, 3, 8, 3 / 8])
+        check_numbers(text, [0, training.TRAINING_STEPS, *losses, 1, 3, 8, 3 / 8])
         assert f"h = 1 ended {ended} the dashed line" in text and "too close" not in text
 
 

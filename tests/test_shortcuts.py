@@ -10,8 +10,8 @@ from dashboard import limits
 from dashboard.explorer import learning
 from tests.util import fire
 
-LAST = limits.TRAINING_STEPS[-1]
-EVERY = limits.TRAINING_STEPS.step
+LAST = limits.SNAPSHOT_STEPS[-1]
+EVERY = limits.SNAPSHOT_STEPS.step
 
 
 def changed(out):

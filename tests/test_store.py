@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from dashboard.classmode.store import (Closed, Forbidden, Full, Invalid, JoinWait, NotFound, PlacesHeld, RateLimited,
+from dashboard.classmode.store import (Closed, Forbidden, Full, BadRequest, JoinWait, NotFound, PlacesHeld, RateLimited,
                                        RateLimiter, Store, StoreError, Unavailable)
 from dashboard.classmode.store import SQLITE_FILE, lecture, schema, sessions, students
 from tests.conftest import ROOT
@@ -219,7 +219,7 @@ BAD_QUESTIONS = [
 @pytest.mark.parametrize("bad", BAD_QUESTIONS, ids=[repr(b)[:40] for b in BAD_QUESTIONS])
 def test_a_bad_question_is_refused_and_nothing_changes(store, bad):
     code, token = store.create_session(ADDRESS)
-    with pytest.raises(Invalid):
+    with pytest.raises(BadRequest):
         key_question(store, code, token, **bad)
     assert store.questions(code, token) == [] and rows(store, "class_sessions")[0][6] == 0
 
@@ -228,7 +228,8 @@ def test_students_get_their_ids_from_the_server_and_answer_once_each(store):
     code, token = store.create_session(ADDRESS)
     q = key_question(store, code, token)
     a, b = joined(store, code, 2)
-    assert a != b and schema.STUDENT_ID.fullmatch(a) and store.member(code, a) and not store.member(code, "A" * 22)
+    assert a != b and schema.STUDENT_ID_PATTERN.fullmatch(a)
+    assert store.member(code, a) and not store.member(code, "A" * 22)
     made_up = "B" * 22  # the right format, but never issued
     with pytest.raises(NotFound, match="no session with this code"):
         store.answer(code, made_up, q, 1)
@@ -450,10 +451,10 @@ def test_the_class_owns_its_room_size_closing_and_answers(store, clock):
     assert store.roster(other, other_token, size=None, joining=True)["class_size"] is None
     joined(store, other, 1, "10.0.0.8")
     for bad in (0, students.MAX_STUDENTS + 1, "30", 2.5, True):
-        with pytest.raises(Invalid):
+        with pytest.raises(BadRequest):
             store.roster(other, other_token, size=bad)
     assert store.roster(other, other_token, size=students.MAX_STUDENTS)["class_size"] == students.MAX_STUDENTS
-    with pytest.raises(Invalid):
+    with pytest.raises(BadRequest):
         store.roster(other, other_token, joining="no")
     with pytest.raises(Forbidden):
         store.roster(other, token, size=5)
@@ -546,7 +547,7 @@ def test_a_forged_answer_is_refused_and_nothing_changes(store, kind, n, value):
     store.answer(code, students_[0], q, truth)
     before = rows(store, "class_answers")
     for student in students_:
-        with pytest.raises(Invalid):
+        with pytest.raises(BadRequest):
             store.answer(code, student, q, value)
     assert rows(store, "class_answers") == before
 

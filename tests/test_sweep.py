@@ -71,5 +71,5 @@ def test_every_claimed_winner_beats_its_runner_up(h, seed, size, scale_tau, weig
         assert (q.ranks[1][carries] == q.ranks[0][carries]).all()
     influence_tables.disagreement_text(q)
     # the clinic under a mask: equivariance cannot tell, for every bug
-    table = checks.side_by_side(checks_example(s, causal), bugs.BY_KEY["kq"])
-    assert (table["equivariance"][2] is None) == bugs.is_causal(bugs.BY_KEY["kq"], causal)
+    table = checks.side_by_side(checks_example(s, causal), bugs.BUGS_BY_KEY["kq"])
+    assert (table["equivariance"][2] is None) == bugs.is_causal(bugs.BUGS_BY_KEY["kq"], causal)

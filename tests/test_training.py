@@ -12,10 +12,10 @@ from tests.util import decode, numeric_gradients
 def test_gradients_match_finite_differences(h):
     rng = np.random.default_rng(h)
     X, Y = training.make_task(3, rng)
-    W = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.WEIGHTS}
+    W = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.MATRICES}
     _, grads, _ = training.loss_and_grads(X, Y, W, h)
     numeric_of = numeric_gradients(lambda weights: training.loss_and_grads(X, Y, weights, h)[0], W)
-    for w in training.WEIGHTS:
+    for w in training.MATRICES:
         numeric = numeric_of[w]
         assert np.linalg.norm(numeric - grads[w]) / np.linalg.norm(numeric) < 1e-6, w
 
@@ -83,7 +83,7 @@ def test_same_seed_same_run_and_other_seed_other_run():
     a, b, c = training.train(2, 4, steps=50), training.train(2, 4, steps=50), training.train(2, 5, steps=50)
     np.testing.assert_array_equal(a.losses, b.losses)
     for sa, sb in zip(a.snapshots, b.snapshots):
-        for w in training.WEIGHTS:
+        for w in training.MATRICES:
             np.testing.assert_array_equal(sa[w], sb[w])
     assert not np.array_equal(a.losses, c.losses)
     assert list(a.snapshot_steps) == [0, 20, 40, 50]
@@ -91,7 +91,7 @@ def test_same_seed_same_run_and_other_seed_other_run():
 
 def test_learned_heads_split_into_own_and_next_cluster():
     run = trainer.training_runs(0)[2]
-    W = [run.snapshots[-1][w] for w in training.WEIGHTS]
+    W = [run.snapshots[-1][w] for w in training.MATRICES]
     X, _ = training.make_task(50, np.random.default_rng(9))
     from dashboard.attention import multi_head_attention
 
@@ -196,7 +196,7 @@ def test_surgery_shows_which_head_carries_which_mixing():
 
 def test_surgery_against_a_head_by_head_forward_pass():
     rng = np.random.default_rng(3)
-    weights = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.WEIGHTS}
+    weights = {w: rng.normal(0, 0.5, size=(8, 8)) for w in training.MATRICES}
     X, Y = training.make_task(4, rng)
     h, d_k = 4, 2
     Q, K, V = (X @ weights[w] for w in ("W_Q", "W_K", "W_V"))

@@ -51,7 +51,7 @@ def test_entropy_question_is_decided_by_more_than_its_margin(query):
         assert "too close to tell" in message
     else:
         from dashboard.state import model
-        logits = model(questions.setting_of(form()))[1].logits[0, query]
+        logits = model(questions.setting_of(form())).result.logits[0, query]
         p = [np.exp(logits / k - (logits / k).max()) for k in (1, 2)]
         change = np.subtract(*[questions.entropy_bits(x / x.sum()) for x in p[::-1]])
         assert abs(abs(change) - questions.STAY_BITS) > questions.STAY_BITS / 2
@@ -86,7 +86,7 @@ def test_each_scale_bug_keeps_tau_and_its_text_holds_for_every_scale(scale, tau,
         ex = checks_example(Setting(h, 0, 4, scale, tau), causal)
         right = checks.run(ex, None)
         for key, sign, same in (("no-scale", -1, h == 8 or scale == "none"), ("scale-d", 1, h == 1 or scale == "none")):
-            wrong = checks.run(ex, bugs.BY_KEY[key])
+            wrong = checks.run(ex, bugs.BUGS_BY_KEY[key])
             if same:
                 assert np.allclose(wrong.A, right.A, atol=1e-12)
             else:
@@ -104,7 +104,7 @@ def test_training_check_cannot_tell_where_the_correct_layer_cannot_learn():
     losses = {(None, True): 0.573, ("mask-after", True): 0.455}
     from dashboard import bugs
     correct = checks.check_learns(None, 4, True, losses)
-    assert not correct.passed and checks.catches(correct, checks.check_learns(bugs.BY_KEY["mask-after"], 4, True,
+    assert not correct.passed and checks.catches(correct, checks.check_learns(bugs.BUGS_BY_KEY["mask-after"], 4, True,
                                                                              losses)) is None
 
 
@@ -131,7 +131,7 @@ def test_a_mystery_gives_no_bug_away():
     from dashboard import bugs
 
     assert all(not bugs.mystery(k).causal for k in range(1, 1000))
-    assert {bugs.mystery(k, causal=True).key for k in range(1, 1000)} == set(bugs.BY_KEY)
+    assert {bugs.mystery(k, causal=True).key for k in range(1, 1000)} == set(bugs.BUGS_BY_KEY)
     import re
 
     from dashboard.explorer import clinic_text

@@ -30,7 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20)
     args = parser.parse_args()
-    for template in questions.TEMPLATES:
+    for template in questions.TEMPLATE_TITLES:
         if template in questions.LAB:
             for seed in limits.TRAINING_SEEDS:  # the lab's questions are posed on trained runs only
                 trainer.training_runs(seed)
@@ -38,7 +38,7 @@ def main() -> None:
                      for h, t in itertools.product((1, 2, 4, 8), limits.TRAINING_SEEDS)]
         else:
             forms = [dict(template=template, timer=0, weights=w, h=h, seed=seed, size=size, scale=scale, tau=tau,
-                          head=1, query=0, key=1, bug=next(iter(bugs.BY_KEY)))
+                          head=1, query=0, key=1, bug=next(iter(bugs.BUGS_BY_KEY)))
                      for w, h, seed, size, (scale, tau) in itertools.product(
                          ("random", "trained"), (1, 2, 4, 8), range(args.seeds), (2, 4, 16), SCALES)]
         reasons, by_h = Counter(), Counter()
@@ -48,7 +48,7 @@ def main() -> None:
                 reasons[reason(message)] += 1
                 by_h[form["h"]] += 1
         refused = sum(reasons.values())
-        print(f"\n{template} ({questions.TEMPLATES[template]}): refused {refused} of {len(forms)} settings "
+        print(f"\n{template} ({questions.TEMPLATE_TITLES[template]}): refused {refused} of {len(forms)} settings "
               f"({100 * refused / len(forms):.0f}%); by h: " + ", ".join(f"h={h}: {by_h[h]}" for h in (1, 2, 4, 8)),
               flush=True)
         for why, count in reasons.most_common(6):

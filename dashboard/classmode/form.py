@@ -11,8 +11,8 @@ from ..attention import HEAD_CHOICES
 from ..i18n import _, translated
 from ..server import MAX_BODY
 from . import ids
-from .store.students import MAX_STUDENTS as MAX_CLASS
-from ..questions import TEMPLATES, TIMERS
+from .store.students import MAX_STUDENTS
+from ..questions import TEMPLATE_TITLES, TIMER_LABELS
 
 TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
 # The largest lecture file the page takes: its upload (base64, in a callback's body with the callback's ids) stays
@@ -53,7 +53,7 @@ def join_box() -> html.Div:
         # Translators: the join code, followed by it (ABC234)
         html.P([_("code"), " ", html.Strong(id=ids.CODE_TEXT, className="join-code")], className="mb-2"),
         html.Img(id=ids.QR, alt=_("QR code of the join link"), className="qr"),
-        html.Div([field(_("class size"), dbc.Input(id=ids.CLASS_SIZE, type="number", min=1, max=MAX_CLASS, step=1,
+        html.Div([field(_("class size"), dbc.Input(id=ids.CLASS_SIZE, type="number", min=1, max=MAX_STUDENTS, step=1,
                                                    size="sm", className="cell-input", debounce=True)),
                   dbc.Button(_("close joining"), id=ids.JOINING, size="sm", color="secondary", outline=True)],
                  className="d-flex flex-wrap gap-2 align-items-end mt-2"),
@@ -73,7 +73,7 @@ def question_form() -> html.Div:
     tau = {k: f"τ = {10 ** (k / 10):.1f}".replace(".0", "") for k in TAU_CHOICES}
     return html.Div([
         # Translators: the kind of question the lecturer poses
-        radios(ids.TEMPLATE, translated(TEMPLATES), "key", _("question")),
+        radios(ids.TEMPLATE, translated(TEMPLATE_TITLES), "key", _("question")),
         html.Div([
             radios(ids.WEIGHTS, {"trained": _("trained"), "random": _("random")}, "trained", _("weights")),
             # Translators: h, the number of attention heads
@@ -90,10 +90,10 @@ def question_form() -> html.Div:
             field(_("query r"), number(ids.QUERY, 0, limits.MAX_TOKENS - 1, 1)),
             # Translators: an attention key (a token attended to), its index j; for the question "How much?"
             field(_("key j (how much?)"), number(ids.KEY, 0, limits.MAX_TOKENS - 1, 1)),
-            field(_("bug (which bug?)"), select(ids.BUG, translated(bugs.NAMES), bugs.BUGS[0].key)),
+            field(_("bug (which bug?)"), select(ids.BUG, translated(bugs.BUG_NAMES), bugs.BUGS[0].key)),
             field(_("training seed (learning lab)"),
                   number(ids.TRAIN_SEED, first, limits.TRAINING_SEEDS[-1], first)),
-            field(_("timer per vote"), select(ids.TIMER, translated(TIMERS), 0)),
+            field(_("timer per vote"), select(ids.TIMER, translated(TIMER_LABELS), 0)),
         ], className="d-flex flex-wrap gap-2 align-items-end mb-2"),
         html.Div([dbc.Button(_("export CSV"), id=ids.EXPORT, color="secondary", outline=True, size="sm"),
                   dbc.Button(_("save lecture plan"), id=ids.SAVE_PLAN, color="secondary", outline=True, size="sm"),

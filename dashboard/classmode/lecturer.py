@@ -25,12 +25,12 @@ from .store import StoreError
 from ..questions import prompt_text, question
 from .wiring import callback, clientside_callback
 
-PHASES = {"vote1": N_("Vote 1: answer on your own. The results stay hidden until the reveal."),
+PHASE_TEXTS = {"vote1": N_("Vote 1: answer on your own. The results stay hidden until the reveal."),
           "discuss": N_("Discuss with your neighbour: convince them of your answer. Then vote again."),
           "vote2": N_("Vote 2: answer again, after the discussion."),
           "revealed": N_("Revealed."),
           "closed": N_("Closed: a later question was posed.")}
-STEPS = {ids.DISCUSS: "discuss", ids.VOTE2: "vote2", ids.REVEAL: "revealed"}
+PHASE_BUTTONS = {ids.DISCUSS: "discuss", ids.VOTE2: "vote2", ids.REVEAL: "revealed"}
 DONE = {"discuss": N_("Vote 1 is closed: the class discusses."), "vote2": N_("Vote 2 is open."),
         "revealed": N_("Revealed: answers are closed.")}
 SELECT_INT = re.compile(r"-?[0-9]{1,4}")
@@ -82,7 +82,7 @@ def roster_text(roster: dict) -> str:
 def phase_text(heads: dict, results) -> str:
     """The phase; the reveal says how many answers its figures count."""
     if heads["phase"] != "revealed" or not results:
-        return _(PHASES[heads["phase"]])
+        return _(PHASE_TEXTS[heads["phase"]])
     count = results["votes"][-1]["count"]
     return ngettext("Revealed: vote {round} counts {count} answer, one per student who answered.",
                     "Revealed: vote {round} counts {count} answers, one per student who answered.",
@@ -152,7 +152,7 @@ def step(discuss, vote2, reveal, page, asked):
     """Peer instruction's next step: close vote 1 for the discussion, open vote 2, or reveal (from either
     vote: the second is optional)."""
     code, token = control(page)
-    phase = STEPS.get(ctx.triggered_id)
+    phase = PHASE_BUTTONS.get(ctx.triggered_id)
     if phase is None or not isinstance(asked, dict):
         raise PreventUpdate
     try:

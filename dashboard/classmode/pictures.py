@@ -114,7 +114,7 @@ def training_start(seed: int) -> list:
 def buggy_layer(s: Setting, bug_key: str) -> list:
     layers = bug_layers(s, bug_key, causal=False)
     ex, wrong, zmax = layers.ex, layers.buggy, layers.zmax
-    found = checks.verdicts(ex, bugs.BY_KEY[bug_key])
+    found = checks.verdicts(ex, bugs.BUGS_BY_KEY[bug_key])
     rows = [html.Tr([html.Th(_(checks.CHECKS[name]), scope="row"), html.Td(_("passes") if v.passed else _("fails")),
                      html.Td(v.detail)]) for name, v in found.items()]
     columns = (_("check"), _("verdict"), _("what it found"))
@@ -185,7 +185,7 @@ def why(q: dict) -> list:
                          # Translators: the column of attention heads
                          _("head"))]
     if template == "bug":
-        bug = bugs.BY_KEY[q["bug"]]
+        bug = bugs.BUGS_BY_KEY[q["bug"]]
         layers = bug_layers(s, q["bug"], causal=False)
         ex, right, zmax = layers.ex, layers.correct, layers.zmax
         # Translators: the correct layer's heatmaps are titled "head 1, correct"

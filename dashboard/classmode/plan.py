@@ -19,7 +19,7 @@ from . import ids
 from .form import MAX_PLAN_BYTES
 from .lecturer import STAGE, control, posed
 from .store import StoreError, schema
-from ..questions import LAB, TEMPLATES, entry_text, option_label, prompt_text, question
+from ..questions import LAB, TEMPLATE_TITLES, entry_text, option_label, prompt_text, question
 from .wiring import callback
 
 PLAN_FORMAT = "attention-explorer lecture plan"
@@ -99,7 +99,7 @@ def plan_entries(contents) -> list[dict]:
     if not (isinstance(entries, list) and 0 < len(entries) <= MAX_PLAN):
         raise ValueError(_(BAD_PLAN))
     for entry in entries:
-        if not (isinstance(entry, dict) and set(entry) <= PLAN_KEYS and entry.get("template") in TEMPLATES
+        if not (isinstance(entry, dict) and set(entry) <= PLAN_KEYS and entry.get("template") in TEMPLATE_TITLES
                 and all(plain(v) for v in entry.values())):
             raise ValueError(_(BAD_PLAN))
     return entries

@@ -22,7 +22,7 @@ from ..questions import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
 WAITING = N_("Waiting for the lecturer's question …")
-STATUS = {"vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
+STATUS_TEXTS = {"vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
           "discuss": N_("Question {number}: discuss your answer with your neighbour. The second vote opens soon."),
           "vote2": N_("Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it."),
           "revealed": N_("Question {number}: revealed. Answers are closed."),
@@ -171,7 +171,7 @@ def poll(polls, stored, page, seen):
     voting = q["phase"] in ("vote1", "vote2")
     options = [] if q["kind"] == "amount" else [{"label": words(q, k), "value": k} for k in range(q["n"])]
     timer = None if q["remaining"] is None else {"key": f"{q['id']}-{q['phase']}", "remaining": q["remaining"]}
-    status = STATUS[q["phase"]]
+    status = STATUS_TEXTS[q["phase"]]
     return (state, {"id": q["id"], "template": q["template"]}, _(status).format(number=q["number"]),
             prompt_text(q), question_example(q) if new_question else no_update,
             options if new_round else no_update, None if new_round else no_update,

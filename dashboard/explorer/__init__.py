@@ -41,7 +41,7 @@ def config() -> dict:
     """What assets/explorer.js reads: allowed values, ids, the URL schema, the gates and the head options."""
     ids = {"url": URL, "modelBar": model_bar.MODEL_BAR, "widthChanged": WIDTH_CHANGED}
     return {**limits.client_config(), "ids": ids, "url": URL_PARAMS, "keepParams": ["lang"],
-            "modelTabs": list(model_bar.TABS), "tabStores": controls.client_config(),
+            "modelTabs": list(model_bar.MODEL_TABS), "tabStores": controls.client_config(),
             "presenter": presenter.client_config(),
             "slide": slide_themes()}  # by theme, the colours a slide takes (slides.py)
 

@@ -16,7 +16,8 @@ from ..state import SETTINGS_CACHED, Setting, bug_layers, checks_example
 from ..urls import url_param
 from . import clinic_text as text
 from . import clinic_path, selection
-from .clinic_controls import BUG, BUGGY, CAUSAL, CLINIC_CELL, HEATMAPS, LAYERS, MYSTERY, Layers, shown
+from .clinic_controls import (CLINIC_BUG, CLINIC_BUGGY, CLINIC_CAUSAL, CLINIC_CELL, CLINIC_HEATMAPS, LAYERS, MYSTERY,
+                              Layers, shown)
 from .controls import MODEL, Cell, ModelView
 from .ids import section_id
 from .ui import graph, live_html
@@ -26,7 +27,7 @@ PICKER = "clinic-picker"  # the bug's radio buttons, hidden in mystery mode
 NEW_MYSTERY = "clinic-new-mystery"
 LEAVE_MYSTERY = "clinic-leave-mystery"
 LEAVE_BOX = "clinic-leave-box"  # shown in mystery mode only
-CHECKS = "clinic-checks"
+CLINIC_CHECKS = "clinic-checks"
 ANSWER_BOX = "clinic-answer-box"  # shown in mystery mode only
 ANSWER = "clinic-answer"
 SUBMIT = "clinic-submit"
@@ -38,21 +39,22 @@ TABLE = "clinic-table"
 CATCHES = "clinic-catches"
 POLL = "clinic-poll"  # while the layers train for "still learns"
 # the bug stays out of a mystery's URL, which names no bug
-URL_PARAMS = [url_param("bug", BUG, limits.DEFAULT_BUG, choices=limits.BUGS, tab="clinic", when=("mystery", 0)),
+URL_PARAMS = [url_param("bug", CLINIC_BUG, limits.DEFAULT_BUG, choices=limits.BUG_NAMES, tab="clinic",
+                        when=("mystery", 0)),
               url_param("mystery", MYSTERY, limits.NO_MYSTERY, count=len(limits.MYSTERIES), tab="clinic"),
-              url_param("causal", CAUSAL, False, flag=True, tab="clinic")]
+              url_param("causal", CLINIC_CAUSAL, False, flag=True, tab="clinic")]
 
 MODEL_STORE = MODEL["clinic"]
 
 
 def layout() -> html.Section:
-    options = [{"label": _(name), "value": key} for key, name in limits.BUGS.items()]
+    options = [{"label": _(name), "value": key} for key, name in limits.BUG_NAMES.items()]
     controls = html.Div(
         [
             html.Fieldset([html.Legend(_("bug switched in"), className="small mb-1"),
-                           dbc.RadioItems(id=BUG, options=options, value=limits.DEFAULT_BUG, className="small")],
+                           dbc.RadioItems(id=CLINIC_BUG, options=options, value=limits.DEFAULT_BUG, className="small")],
                           id=PICKER),
-            dbc.Switch(id=CAUSAL, label=_("causal mask (a decoder's): query r sees keys 0 … r"), value=False,
+            dbc.Switch(id=CLINIC_CAUSAL, label=_("causal mask (a decoder's): query r sees keys 0 … r"), value=False,
                        className="small mt-2"),
             html.Div([html.Label(_("mystery number (1 to 999; 0 or empty: no mystery)"), htmlFor=MYSTERY,
                                  className="small mb-0"),
@@ -63,7 +65,7 @@ def layout() -> html.Section:
                                            outline=True, size="sm"), id=LEAVE_BOX, hidden=True)],
                      className="d-flex align-items-center gap-2 flex-wrap mt-2"),
             html.Fieldset([html.Legend(_("checks to run"), className="small mb-1"),
-                           dbc.Checklist(id=CHECKS, options=[{"label": _(name), "value": key} for key, name in
+                           dbc.Checklist(id=CLINIC_CHECKS, options=[{"label": _(name), "value": key} for key, name in
                                                              checks.CHECKS.items()],
                                          value=limits.DEFAULT_CHECKS, className="small")], className="mt-2"),
             html.Div([html.Fieldset([html.Legend(_("Which bug is it?"), className="small mb-1"),
@@ -89,7 +91,7 @@ def layout() -> html.Section:
             MODEL_STORE.store(),
             dbc.Row([dbc.Col(intro, lg=5, className="explain"),
                   dbc.Col([controls, html.P(id=HEADLINE, className="live-text mt-3", **{"aria-live": "polite"}),
-                           graph(HEATMAPS), graph(BUGGY), graph(OUTPUT), clinic_path.layout()], lg=7,
+                           graph(CLINIC_HEATMAPS), graph(CLINIC_BUGGY), graph(OUTPUT), clinic_path.layout()], lg=7,
                           className="view")],
                  className="g-4 mb-3 align-items-start"),
          # a table wider than a phone scrolls in its box, which the keyboard reaches too
@@ -114,7 +116,8 @@ def clinic_figures(s: Setting, bug_key: str, mystery: int, causal: bool, display
             text.mystery_headline(s, causal) if mystery else text.headline(s, name, right, wrong, ex.causal))
 
 
-@callback(Output(HEATMAPS, "figure"), Output(BUGGY, "figure"), Output(OUTPUT, "figure"), Output(HEADLINE, "children"),
+@callback(Output(CLINIC_HEATMAPS, "figure"), Output(CLINIC_BUGGY, "figure"), Output(OUTPUT, "figure"),
+          Output(HEADLINE, "children"),
           inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, cell=CLINIC_CELL), prevent_initial_call=True)
 def update_clinic(shared, layers, cell):
     """Each head's A in both layers with the followed cell outlined, their outputs and difference, and a sentence
@@ -151,7 +154,7 @@ def learning_losses(s: Setting, causal: bool, wait: bool = False) -> dict | None
 
 @callback(Output(TABLE, "children"), Output(CATCHES, "children"), Output(STORY, "children"),
           Output(PICKER, "hidden"), Output(ANSWER_BOX, "hidden"), Output(LEAVE_BOX, "hidden"), Output(POLL, "disabled"),
-          inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, which=Input(CHECKS, "value"),
+          inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, which=Input(CLINIC_CHECKS, "value"),
                       polls=Input(POLL, "n_intervals")), prevent_initial_call=True)
 def update_checks(shared, layers, which, polls):
     """The chosen checks on both layers, which check catches which bug here, and the bug's story (hidden in
@@ -181,7 +184,7 @@ def judge(clicks, shared, layers, answer):
     if answer is None:
         return text.verdict(None, _("Choose a bug first."))
     ex = checks_example(s, view.causal)
-    return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery, view.causal), bugs.BY_KEY[answer]))
+    return text.verdict(*checks.judge(ex, bugs.mystery(view.mystery, view.causal), bugs.BUGS_BY_KEY[answer]))
 
 
 @callback(Output(MYSTERY, "value", allow_duplicate=True), Input(NEW_MYSTERY, "n_clicks"),

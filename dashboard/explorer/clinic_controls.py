@@ -12,19 +12,20 @@ from .. import bugs, limits
 from ..i18n import N_
 from .controls import Cell, cell_inputs
 
-BUG = "clinic-bug"
+CLINIC_BUG = "clinic-bug"
 MYSTERY = "clinic-mystery"
-CAUSAL = "clinic-causal"
-HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
-BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
+CLINIC_CAUSAL = "clinic-causal"
+CLINIC_HEATMAPS = "clinic-heatmaps"  # the correct layer's A^(i)
+CLINIC_BUGGY = "clinic-buggy-heatmaps"  # the buggy layer's, in the same grid
 # the cell whose path the clinic follows: head i (1..h), query r and key j (0..n-1); a click on either grid sets it
-HEAD = "clinic-head"
-QUERY = "clinic-query"
-KEY = "clinic-key"
-DEFAULT_CELL = Cell(head=1, query=3, key=1)  # below the diagonal, so a causal mask leaves it a weight
-CLINIC_CELL = cell_inputs(HEAD, QUERY, KEY)
+CLINIC_HEAD = "clinic-head"
+CLINIC_QUERY = "clinic-query"
+CLINIC_KEY = "clinic-key"
+CLINIC_DEFAULT_CELL = Cell(head=1, query=3, key=1)  # below the diagonal, so a causal mask leaves it a weight
+CLINIC_CELL = cell_inputs(CLINIC_HEAD, CLINIC_QUERY, CLINIC_KEY)
 
-LAYERS = {"bug": Input(BUG, "value"), "mystery": Input(MYSTERY, "value"), "causal": Input(CAUSAL, "value")}
+LAYERS = {"bug": Input(CLINIC_BUG, "value"), "mystery": Input(MYSTERY, "value"),
+          "causal": Input(CLINIC_CAUSAL, "value")}
 
 
 class Layers(NamedTuple):
@@ -43,5 +44,6 @@ class Layers(NamedTuple):
 def shown(bug_key: str, mystery: int, causal: bool) -> tuple[bugs.Bug, str]:
     """The bug on the page and what its panels are called (in English, translated where shown): the chosen one,
     or the mystery's, unnamed."""
+    bug = bugs.mystery(mystery, causal) if mystery else bugs.BUGS_BY_KEY[bug_key]
     # Translators: what the buggy layer's panels are called, as in "head 1, mystery" or "output, with the bug"
-    return (bugs.mystery(mystery, causal), N_("mystery")) if mystery else (bugs.BY_KEY[bug_key], N_("with the bug"))
+    return bug, N_("mystery") if mystery else N_("with the bug")

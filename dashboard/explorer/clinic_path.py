@@ -12,14 +12,15 @@ from ..figures import explain as fig
 from ..i18n import _
 from ..state import SETTINGS_CACHED, Setting, bug_layers
 from . import clinic_text as text
-from .clinic_controls import BUGGY, CLINIC_CELL, DEFAULT_CELL, HEAD, HEATMAPS, KEY, LAYERS, QUERY, Layers, shown
+from .clinic_controls import (CLINIC_BUGGY, CLINIC_CELL, CLINIC_DEFAULT_CELL, CLINIC_HEAD, CLINIC_HEATMAPS, CLINIC_KEY,
+                              CLINIC_QUERY, LAYERS, Layers, shown)
 from .controls import MODEL, Cell, ModelView
 from .selection import clickable
 from .ui import alert, cell_inputs, graph, live_html
 from .wiring import callback
 
-PATH = "clinic-path"
-FORWARD = "clinic-forward"
+CLINIC_PATH = "clinic-path"
+CLINIC_FORWARD = "clinic-forward"
 
 MODEL_STORE = MODEL["clinic"]
 
@@ -29,12 +30,12 @@ def layout() -> html.Div:
         [html.H3(_("Where does the wrong number come from?"), className="h5"),
          html.P(_("Click a cell of either layer's heatmaps, or choose it here: the numbers on the way to that weight "
                   "and to the query's output row, in both layers."), className="small mb-1"),
-         cell_inputs((HEAD, QUERY, KEY), DEFAULT_CELL),
-         live_html(PATH, className="clinic-path"),
+         cell_inputs((CLINIC_HEAD, CLINIC_QUERY, CLINIC_KEY), CLINIC_DEFAULT_CELL),
+         live_html(CLINIC_PATH, className="clinic-path"),
          html.H3(_("The forward pass of the layer with the bug"), className="h5 mt-3"),
          html.P(_("V as the layer's heads read it, the concatenation [head₁ … headₕ], the W_O it was given and the "
                   "output it returned."), className="small mb-1"),
-         graph(FORWARD)],
+         graph(CLINIC_FORWARD)],
         className="mt-3",
     )
 
@@ -47,7 +48,7 @@ def path_panel(s: Setting, bug_key: str, mystery: int, causal: bool, cell: tuple
                      anywhere=not checks.same_layer(layers.correct, layers.buggy))
 
 
-@callback(Output(PATH, "children"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, cell=CLINIC_CELL),
+@callback(Output(CLINIC_PATH, "children"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS, cell=CLINIC_CELL),
           prevent_initial_call=True)
 def update_path(shared, layers, cell):
     """The path to the chosen cell in both layers, or what is wrong with the cell."""
@@ -66,7 +67,7 @@ def forward_figure(s: Setting, bug_key: str, mystery: int, causal: bool, display
                               V_title=_("V, as the heads read it"))
 
 
-@callback(Output(FORWARD, "figure"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS),
+@callback(Output(CLINIC_FORWARD, "figure"), inputs=dict(shared=MODEL_STORE.input, layers=LAYERS),
           prevent_initial_call=True)
 def update_forward(shared, layers):
     view = ModelView.parse(shared)
@@ -94,5 +95,5 @@ def csv_rows(clinic: dict):
                     for c, v in enumerate(line))
 
 
-clickable(HEATMAPS, (HEAD, QUERY, KEY))
-clickable(BUGGY, (HEAD, QUERY, KEY))
+clickable(CLINIC_HEATMAPS, (CLINIC_HEAD, CLINIC_QUERY, CLINIC_KEY))
+clickable(CLINIC_BUGGY, (CLINIC_HEAD, CLINIC_QUERY, CLINIC_KEY))

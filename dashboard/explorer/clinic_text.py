@@ -13,7 +13,7 @@ from ..state import Setting
 # Translators: what a check does with a bug: "caught", "missed" or "cannot tell" (a cell of a table)
 CAUGHT = {True: (N_("caught"), "caught"), False: (N_("missed"), "missed"), None: (N_("cannot tell"), "unknown")}
 # the buggy layer's column, by clinic_gates.shown's label
-BUGGY = {"mystery": N_("mystery layer"), "with the bug": N_("layer with the bug")}
+LAYER_NAMES = {"mystery": N_("mystery layer"), "with the bug": N_("layer with the bug")}
 
 
 def headline(s: Setting, name: str, right: MultiHeadResult, wrong: MultiHeadResult, causal: bool) -> str:
@@ -63,7 +63,7 @@ def checks_table(found: dict, label: str) -> html.Table | html.P:
                      caught_cell(caught)]) for name, (correct, buggy, caught) in found.items()]
     return html.Table([html.Caption(_("The checks, run on both layers")),
                        html.Thead(html.Tr([html.Th(_("check"), scope="col"), html.Th(_("correct layer"), scope="col"),
-                                           html.Th(_(BUGGY[label]), scope="col"),
+                                           html.Th(_(LAYER_NAMES[label]), scope="col"),
                                            html.Th(_("the bug"), scope="col")])),
                        html.Tbody(rows)], className="table table-sm align-middle")
 
@@ -73,7 +73,7 @@ def catch_table(table: dict, which: tuple[str, ...], h: int) -> html.Table | str
     if not which:
         return ""
     head = html.Tr([html.Th(_("bug"), scope="col")] + [html.Th(_(checks.CHECKS[c]), scope="col") for c in which])
-    rows = [html.Tr([html.Th(_(bugs.NAMES[key]), scope="row")] + [caught_cell(found[c]) for c in which])
+    rows = [html.Tr([html.Th(_(bugs.BUG_NAMES[key]), scope="row")] + [caught_cell(found[c]) for c in which])
             for key, found in table.items()]
     return html.Table([html.Caption(_("Which check catches which bug, computed on this example (h = {h})")
                                     .format(h=h)),
@@ -99,7 +99,7 @@ def story(bug: bugs.Bug, caught: str, causal: bool) -> html.Div:
         parts.append(html.P(caught))
     parts.append(html.P([html.Strong(_("Where it happened:") + " "), _(bug.seen)]))
     if causal:
-        reading, line = bugs.CAUSAL
+        reading, line = bugs.CAUSAL_NOTE
         parts += [html.H3(_("The correct causal mask")), html.P(_(reading)), code(line)]
     return html.Div(parts)
 
@@ -156,7 +156,7 @@ def path(steps: list[checks.PathStep], i: int, r: int, j: int, label: str, anywh
     first number that differs; `anywhere`: whether the two layers differ at all in this setting."""
     names = path_names(i, r, j)
     first = next((s for s in steps if s.differs), None)
-    A, buggy = figures.head_label(i), _(BUGGY[label])
+    A, buggy = figures.head_label(i), _(LAYER_NAMES[label])
     if first is None and anywhere:
         said = _("On the way to {A}[{r}, {j}] and to output row {r}, every number is the same in both layers: at this "
                  "cell the bug changes nothing. Try another.").format(A=A, r=r, j=j)

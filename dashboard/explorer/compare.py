@@ -38,7 +38,7 @@ URL_PARAMS = [
     url_param("vs", COMPARE_FIGURE, NONE, choices=[NONE, *FIGURES], tab="example"),
     # the other setting, in the address only while a figure is compared
     url_param("vs_h", COMPARE_H, 1, choices=HEAD_CHOICES, tab="example", when=("vs", list(FIGURES))),
-    url_param("vs_weights", COMPARE_WEIGHTS, limits.DEFAULT_WEIGHTS, choices=list(limits.WEIGHTS), tab="example",
+    url_param("vs_weights", COMPARE_WEIGHTS, limits.DEFAULT_WEIGHTS, choices=list(limits.WEIGHT_CHOICES), tab="example",
               when=("vs", list(FIGURES))),
 ]
 

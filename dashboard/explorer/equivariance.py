@@ -75,7 +75,7 @@ def update_equivariance(shared, perm, positions, head):
         return blank, blank, "", True, message
     i = limits.head_index(head, s.h)
     i = 0 if i is None else i
-    ex = model(s)[0]
+    ex = model(s).example
     with_positions = positions is True
     E = core.sinusoidal_positions(s.n, core.D_MODEL) if with_positions else np.zeros_like(ex.X)
     check = core.equivariance_check(*ex[:5], s.h, perm, positions=E, scale=s.softmax_scale)

@@ -72,18 +72,18 @@ def token_figure(weights: str, seed: int, size: int, display: Display) -> dict:
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def block_figure(s: Setting, display: Display) -> dict:
-    r = model(s)[1]
+    r = model(s).result
     return fig.block_views(r.Q, r.K, r.V, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def heatmap_figure(s: Setting, display: Display) -> dict:
-    return fig.attention_heatmaps(model(s)[1].A, display)
+    return fig.attention_heatmaps(model(s).result.A, display)
 
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def cube_data(s: Setting) -> list[dict]:
-    return fig.cube_traces(model(s)[1].A)
+    return fig.cube_traces(model(s).result.A)
 
 
 @callback(output=dict(figure=Output(TOKENS, "figure"), **near_outputs(TOKENS)),
@@ -202,7 +202,7 @@ def turn_cube(presses):
 
 def worked_text(s: Setting) -> str:
     """The seed's worked-example sentence for the chosen h and size, and where the largest weight is."""
-    result = model(s)[1]
+    result = model(s).result
     A = result.A
     i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
     n, d, h = s.n, core.D_MODEL, s.h
@@ -220,7 +220,7 @@ def worked_text(s: Setting) -> str:
                         "head, weights: the learning lab's layer trained with h = {h} (training seed {training_seed}, "
                         "step {step}), on an input of its task drawn from seed {seed}.", h)
     here = here.format(n=n, d=d, size=s.size, h=h, d_k=d // h, seed=s.seed,
-                       training_seed=limits.EXAMPLE_TRAINING_SEED, step=limits.TRAINING_STEPS[-1])
+                       training_seed=limits.EXAMPLE_TRAINING_SEED, step=limits.SNAPSHOT_STEPS[-1])
     largest = _("Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale {scale:.3g}. "
                 "The largest weight is {weight_name}[{r}, {j}] = {weight:.3f}, {ratio:.1f} times the 1/{n} = "
                 "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its weight comes "

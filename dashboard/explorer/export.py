@@ -14,7 +14,7 @@ from dash import Input, Output, State, ctx, dcc, html
 from ..i18n import _
 from ..state import Setting, model
 from . import clinic_path, influence
-from .clinic_controls import BUG, CAUSAL, MYSTERY, Layers
+from .clinic_controls import CLINIC_BUG, CLINIC_CAUSAL, MYSTERY, Layers
 from .controls import SETTING_FIELDS
 from .ids import SEL_HEAD, SEL_KEY, SEL_QUERY, TAB, URL
 from .wiring import callback, clientside_callback
@@ -29,7 +29,8 @@ LINK_STATUS = "share-status"
 STATE = {"setting": {name: State(component, "value") for name, component in SETTING_FIELDS.items()},
          "cell": [State(SEL_HEAD, "value"), State(SEL_QUERY, "value"), State(SEL_KEY, "value")],
          "tab": State(TAB, "value"),
-         "layers": {"bug": State(BUG, "value"), "mystery": State(MYSTERY, "value"), "causal": State(CAUSAL, "value")}}
+         "layers": {"bug": State(CLINIC_BUG, "value"), "mystery": State(MYSTERY, "value"),
+                    "causal": State(CLINIC_CAUSAL, "value")}}
 
 
 def layout() -> html.Div:

@@ -29,7 +29,7 @@ def layout() -> html.Div:
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def forms_figures(s: Setting, display: Display) -> tuple[dict, dict, str]:
-    ex = model(s)[0]
+    ex = model(s).example
     M = core.bilinear_forms(ex.W_Q, ex.W_K, s.h)  # (h, d, d)
     ranks = core.numerical_rank(M)  # (h,)
     logits = ex.X @ M @ ex.X.T  # (h, n, n): the seed's logits B_i(x_r, x_j), before the softmax's scale

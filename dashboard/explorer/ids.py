@@ -13,7 +13,7 @@ TAB = "tab"
 SIZE = "size"  # tokens per cluster
 SCALE = "scale"  # which softmax scale: limits.SCALES
 TAU = "tau"  # the temperature's slider position
-WEIGHTS = "weights"  # the example's weights: limits.WEIGHTS
+WEIGHTS = "weights"  # the example's weights: limits.WEIGHT_CHOICES
 HEATMAPS = "heatmaps"  # the worked example's per-head heatmaps
 # The worked example's controls a round trip after its tab store changed (a server callback copies them,
 # explorer/example.relay_model): the drill-down and the summary are asked for their tables then, not with the

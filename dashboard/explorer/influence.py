@@ -104,7 +104,7 @@ def heads_view(s: Setting, display: Display) -> tuple[dict, str, html.Table]:
 
 
 def ranking(s: Setting, i: int, r: int) -> explain.QueryRanking:
-    return explain.query_ranking(model(s)[1], measures(s), i, r)
+    return explain.query_ranking(model(s).result, measures(s), i, r)
 
 
 def _with_shapes(figure: dict, shapes: list[dict]) -> dict:
@@ -157,7 +157,8 @@ def update_heads(shared, near):
 
 PER_HEAD = ("influence_per_head",)  # (h, n, n) [head, query r, key j]
 LAYER = ("influence", "leave_one_out", "gradient_x_input")  # (n, n) [query r, key j]
-BY_KEY, BY_OUTPUT = ("value_size",), ("head_total_influence", "head_switched_off")  # (h, n): [head, key j], [head, r]
+# the measures by key j, (h, n): [head, j], and by output row r, (h, n): [head, r]
+MEASURES_BY_KEY, MEASURES_BY_OUTPUT = ("value_size",), ("head_total_influence", "head_switched_off")
 
 
 def export_state(s: Setting, cell) -> dict:
@@ -182,8 +183,8 @@ def csv_rows(state: dict):
                     for c, v in enumerate(line))
     for name in LAYER:
         yield from ([name, "", r, c, repr(v)] for r, line in enumerate(state[name]) for c, v in enumerate(line))
-    for name in BY_KEY + BY_OUTPUT:
-        yield from ([name, i + 1, *(("", k) if name in BY_KEY else (k, "")), repr(v)]
+    for name in MEASURES_BY_KEY + MEASURES_BY_OUTPUT:
+        yield from ([name, i + 1, *(("", k) if name in MEASURES_BY_KEY else (k, "")), repr(v)]
                     for i, line in enumerate(state[name]) for k, v in enumerate(line))
     if state["selection"] is not None:
         yield ["selection", state["selection"]["head"], state["selection"]["query"], state["selection"]["key"], ""]

@@ -38,7 +38,7 @@ LEARN_LINK = "learn-share-link"
 LEARN_LINK_STATUS = "learn-share-status"
 URL_PARAMS = [url_param("train", LEARN_SEED, limits.TRAINING_SEEDS[0], count=len(limits.TRAINING_SEEDS),
                          tab="learning"),
-              url_param("step", LEARN_STEP, limits.TRAINING_STEPS[-1], choices=limits.TRAINING_STEPS,
+              url_param("step", LEARN_STEP, limits.SNAPSHOT_STEPS[-1], choices=limits.SNAPSHOT_STEPS,
                         tab="learning"),
               *surgery.URL_PARAMS]
 
@@ -64,7 +64,7 @@ def layout() -> html.Section:
         ],
         className="d-flex align-items-center gap-2 flex-wrap mb-2",
     )
-    steps = limits.TRAINING_STEPS
+    steps = limits.SNAPSHOT_STEPS
     player = html.Div(
         [
             # Translators: a button that plays the training steps like a film.
@@ -192,7 +192,7 @@ def update_learning_heads(shared, trained, step):
     if seed is None:
         return message_figure(shown.message), "", ""
     attention, (own, nxt) = learned_heads(h, seed, k, view.display)
-    step = int(limits.TRAINING_STEPS[k])
+    step = int(limits.SNAPSHOT_STEPS[k])
     return attention, roles(own, nxt, learned_attention(h, seed, k)[0], step), mass_table(own, nxt)
 
 
@@ -259,7 +259,7 @@ clientside_callback("copyLink", Output(LEARN_LINK_STATUS, "children"), Input(LEA
           state=dict(step=State(LEARN_STEP, "value"), paused=State(LEARN_TIMER, "disabled")),
           prevent_initial_call=True)
 def play(clicks, ticks, step, paused):
-    steps = limits.TRAINING_STEPS
+    steps = limits.SNAPSHOT_STEPS
     k = limits.snapshot(step)
     if ctx.triggered_id == LEARN_PLAY and paused is not False:
         # Translators: the learning lab's button that pauses the training steps it plays.

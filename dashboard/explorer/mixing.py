@@ -43,7 +43,7 @@ def mixing_figures(s: Setting, display: Display) -> tuple[dict, dict]:
 
 @lru_cache(maxsize=SETTINGS_CACHED)
 def feature_mixing_figure(s: Setting, query: int, display: Display) -> dict:
-    r = model(s)[1]
+    r = model(s).result
     return explain_figures.feature_mixing_figure(explain.feature_mixing(r, query), query, r.V.shape[-1], display)
 
 

@@ -17,11 +17,11 @@ from .ids import SCALE, SIZE, TAU, WEIGHTS
 from .wiring import callback
 
 MODEL_BAR = "model-bar"
-TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar drives (not the learning lab)
+MODEL_TABS = ("example", "mixing", "equivariance", "clinic")  # the tabs the model bar drives (not the learning lab)
 DEFAULT_SETTING = Setting(limits.DEFAULT_HEADS, limits.DEFAULT_SEED)
 SCALE_TEXT = "scale-text"
 URL_PARAMS = [
-    url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHTS),
+    url_param("weights", WEIGHTS, limits.DEFAULT_WEIGHTS, choices=limits.WEIGHT_CHOICES),
     url_param("size", SIZE, limits.DEFAULT_SIZE, choices=limits.SIZES),
     url_param("scale", SCALE, limits.DEFAULT_SCALE, choices=limits.SCALES),
     url_param("tau", TAU, limits.DEFAULT_TAU_STEP, choices=limits.TAU_STEPS, when=("scale", "tau")),
@@ -43,7 +43,7 @@ def layout() -> html.Div:
         [
             # Translators: the layer's weight matrices W_Q, W_K, W_V, W_O (not attention weights)
             html.Fieldset([html.Legend(_("weights"), className="small mb-0"),
-                           dbc.RadioItems(id=WEIGHTS, options=options(limits.WEIGHTS),
+                           dbc.RadioItems(id=WEIGHTS, options=options(limits.WEIGHT_CHOICES),
                                           value=limits.DEFAULT_WEIGHTS, inline=True, className="small")],
                           className="model-control"),
             html.Div([html.Label(_("tokens per cluster"), htmlFor=SIZE, id=f"{SIZE}-label", className="small mb-0"),
@@ -79,7 +79,7 @@ def update_scale_text(setting):
 
 def scale_sentence(s: Setting) -> str:
     """Why the heatmaps look the way they do at this scale, from the live scaled logits."""
-    r = model(s)[1]
+    r = model(s).result
     spread = float(r.logits.std(axis=-1).mean())  # a typical row's standard deviation
     top = float(r.A.max(axis=-1).mean())  # a typical row's largest weight
     if spread >= 0.5:

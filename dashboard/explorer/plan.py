@@ -18,7 +18,7 @@ import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 
 from .. import lecture_plan as plans, limits
-from ..questions import TEMPLATES, entry_text, prompt_text, question
+from ..questions import TEMPLATE_TITLES, entry_text, prompt_text, question
 from ..i18n import _, language
 from .ids import URL
 from .presenter import PLAN_ADD_KEY, PLAN_STEP_KEYS
@@ -74,8 +74,8 @@ def layout() -> html.Details:
             html.Div(
                 [button(_("add this view"), ADD),
                  dbc.Label(_("the kind of class question"), html_for=QUESTION_KIND, className="visually-hidden"),
-                 dbc.Select(id=QUESTION_KIND, value=next(iter(TEMPLATES)), size="sm", className="w-auto",
-                            options=[{"label": _(name), "value": key} for key, name in TEMPLATES.items()]),
+                 dbc.Select(id=QUESTION_KIND, value=next(iter(TEMPLATE_TITLES)), size="sm", className="w-auto",
+                            options=[{"label": _(name), "value": key} for key, name in TEMPLATE_TITLES.items()]),
                  button(_("add a class question on this view"), ADD_QUESTION),
                  button(_("save plan"), SAVE, disabled=True),
                  # a larger file would not reach the server (its body limit): the browser keeps it, and the title says

@@ -20,7 +20,7 @@ from .example import CUBE_TEXT_COLOUR
 from .influence import INFLUENCE_SCALE
 
 # Bootstrap 5.3's page colours (--bs-body-bg, --bs-body-color) in each theme: a slide's background and text.
-PAGE = {"light": {"bg": "#ffffff", "text": "#212529"}, "dark": {"bg": "#212529", "text": "#dee2e6"}}
+PAGE_COLOURS = {"light": {"bg": "#ffffff", "text": "#212529"}, "dark": {"bg": "#212529", "text": "#dee2e6"}}
 # Plotly's RdBu (plotly.js src/components/colorscale/scales.js), the map FEATURE_SCALE names.
 PLOTLY_RDBU = [[0, "rgb(5,10,172)"], [0.35, "rgb(106,137,247)"], [0.5, "rgb(190,190,190)"],
                [0.6, "rgb(220,170,132)"], [0.7, "rgb(230,145,90)"], [1, "rgb(178,10,28)"]]
@@ -38,7 +38,7 @@ SPLIT = (_WR, _WG, _WB, 0, 0,
          _S * (1 - _WR), -_S * _WG, -_S * _WB, 0, 0.5,
          -_S * _WR, -_S * _WG, _S * (1 - _WB), 0, 0.5,
          0, 0, 0, 1, 0)
-JOIN = (1, 1 / _S, 0, 0, -0.5 / _S,
+TO_RGB = (1, 1 / _S, 0, 0, -0.5 / _S,
         1, -_WR / (_WG * _S), -_WB / (_WG * _S), 0, 0.5 * (_WR + _WB) / (_WG * _S),
         1, 0, 1 / _S, 0, -0.5 / _S,
         0, 0, 0, 1, 0)
@@ -50,7 +50,7 @@ DIVERGING_FILTER = (
     f'<feColorMatrix type="matrix" values="{" ".join(f"{v:.6g}" for v in SPLIT)}"/>'
     f'<feComponentTransfer><feFuncR type="table" tableValues="{" ".join(f"{v:g}" for v in LUMA)}"/>'
     f'<feFuncG {_LINEAR}/><feFuncB {_LINEAR}/></feComponentTransfer>'
-    f'<feColorMatrix type="matrix" values="{" ".join(f"{v:.6g}" for v in JOIN)}"/></filter></svg>')
+    f'<feColorMatrix type="matrix" values="{" ".join(f"{v:.6g}" for v in TO_RGB)}"/></filter></svg>')
 
 
 def rgb(colour: str) -> np.ndarray:
@@ -90,7 +90,7 @@ def diverging(colour: np.ndarray) -> np.ndarray:
     y, u, v = _matrix(SPLIT, colour)
     y = np.interp(y, np.linspace(0, 1, len(LUMA)), LUMA)  # feFuncR type="table": piecewise linear
     u, v = (np.clip(CHROMA * c + 0.5 * (1 - CHROMA), 0, 1) for c in (u, v))
-    return _matrix(JOIN, np.array([y, u, v]))
+    return _matrix(TO_RGB, np.array([y, u, v]))
 
 
 def sampled(scale: list) -> tuple[np.ndarray, np.ndarray]:
@@ -123,8 +123,8 @@ def slide_themes() -> dict:
     dark_maps = {key(named): dark_scale(scale, filtered) for named, scale, filtered in
                  [(ATTENTION_SCALE, ATTENTION_SCALE, inverted), (INFLUENCE_SCALE, INFLUENCE_SCALE, inverted),
                   (FEATURE_SCALE, PLOTLY_RDBU, diverging)]}
-    return {"light": {"bg": PAGE["light"]["bg"], "text": None, "sceneText": None, "scales": {}},
+    return {"light": {"bg": PAGE_COLOURS["light"]["bg"], "text": None, "sceneText": None, "scales": {}},
             # the cube's text as dark mode's filter turns its canvas (figures/example.py: drawn in CUBE_TEXT_COLOUR)
-            "dark": {"bg": PAGE["dark"]["bg"], "text": PAGE["dark"]["text"],
+            "dark": {"bg": PAGE_COLOURS["dark"]["bg"], "text": PAGE_COLOURS["dark"]["text"],
                      "sceneText": css(inverted(rgb(CUBE_TEXT_COLOUR))),
                      "scales": dark_maps}}

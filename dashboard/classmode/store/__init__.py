@@ -16,10 +16,10 @@ schema: tables, formats and checks; db: connections, transactions, failures; sql
 databases; sessions: the Store; lecture, students: its operations; errors: what it refuses.
 """
 
-from .errors import (Closed, Forbidden, Full, Invalid, JoinLimiter, JoinsLimited, JoinWait, NotFound, PlacesHeld,
+from .errors import (Closed, Forbidden, Full, BadRequest, JoinLimiter, JoinsLimited, JoinWait, NotFound, PlacesHeld,
                      RateLimited, RateLimiter, StoreError, TicketLimiter, TicketTooSoon, Unavailable)
 from .sessions import MAX_SESSIONS, SQLITE_FILE, Store
 
-__all__ = ["Closed", "Forbidden", "Full", "Invalid", "JoinLimiter", "JoinsLimited", "JoinWait", "MAX_SESSIONS",
+__all__ = ["Closed", "Forbidden", "Full", "BadRequest", "JoinLimiter", "JoinsLimited", "JoinWait", "MAX_SESSIONS",
            "NotFound", "PlacesHeld", "RateLimited", "RateLimiter", "SQLITE_FILE", "Store", "StoreError",
            "TicketLimiter", "TicketTooSoon", "Unavailable"]

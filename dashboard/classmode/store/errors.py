@@ -19,7 +19,7 @@ class Forbidden(StoreError):
     pass
 
 
-class Invalid(StoreError):
+class BadRequest(StoreError):
     pass
 
 

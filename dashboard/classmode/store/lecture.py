@@ -8,7 +8,7 @@ import secrets
 from ...attention import check_int
 from ...i18n import N_, _
 from . import schema, students
-from .errors import Closed, Full, Invalid, NotFound
+from .errors import Closed, Full, BadRequest, NotFound
 
 MAX_QUESTIONS = 100  # per session
 KEEP = object()  # Lecture.roster: the class size stays as it is
@@ -60,7 +60,7 @@ class Lecture:
         opens, with the timer again) or "revealed" (from any of them: the second vote is optional). Returns the
         head count."""
         if not (isinstance(phase, str) and phase in schema.NEXT):
-            raise Invalid(_("A question moves on to the discussion, the second vote or the reveal."))
+            raise BadRequest(_("A question moves on to the discussion, the second vote or the reveal."))
 
         def body(cur):
             checked = self._control(cur, code, token)
@@ -87,7 +87,7 @@ class Lecture:
         if size is not KEEP and size is not None:
             size = check_int(N_("The class size"), size, 1, students.MAX_STUDENTS, error=schema.invalid)
         if joining is not None and not isinstance(joining, bool):
-            raise Invalid(_("Joining is open or closed."))
+            raise BadRequest(_("Joining is open or closed."))
 
         def body(cur):
             checked = self._control(cur, code, token)

@@ -14,14 +14,15 @@ import re
 
 from ... import bugs, limits
 from ...attention import HEAD_CHOICES, check_int
+from ...constants import TIMERS
 from ...i18n import N_, _
 from ...limits import CODE, CODE_ALPHABET, CODE_LENGTH, MAX_TYPED_CODE
-from .errors import Forbidden, Invalid, NotFound
+from .errors import Forbidden, BadRequest, NotFound
 
 VERSION = 5  # a store made by another version is dropped and made again (sessions last hours, not releases)
 TOKEN_BYTES, STUDENT_BYTES, QUESTION_BYTES = 32, 16, 12  # secrets.token_urlsafe(k): 43, 22, 16 characters
 TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
-STUDENT_ID = re.compile(r"[A-Za-z0-9_-]{22}")
+STUDENT_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
 QUESTION_ID = re.compile(r"[A-Za-z0-9_-]{16}")
 NO_SESSION = N_("There is no session with this code: it may have ended.")
 NO_CONTROL = N_("This control link does not run this session.")
@@ -29,12 +30,11 @@ NO_QUESTION = N_("There is no such question in this session.")
 
 # What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
 # its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
-TEMPLATES = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "influence": "choice",
+TEMPLATE_KINDS = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "influence": "choice",
              "bug": "choice", "role": "choice", "floor": "choice"}
 PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
 OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
 NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
-TIMERS = (0, 30, 45, 60, 90, 120, 180, 300)  # seconds a round stays open; 0: until the lecturer moves on
 MAX_OPTIONS = limits.MAX_TOKENS  # a key of the largest example
 MAX_PROMPT = 300  # a prompt as stored: the numbers its sentence states, which each page words in its own language
 MAX_SEED = limits.SEEDS[-1]  # the one seed range: an example's, and a training seed is within it
@@ -146,14 +146,14 @@ def control_token(token) -> str:
 
 def student_id(student) -> str:
     """A student's id, as this server issued it (Store.join)."""
-    if not (isinstance(student, str) and STUDENT_ID.fullmatch(student)):
+    if not (isinstance(student, str) and STUDENT_ID_PATTERN.fullmatch(student)):
         raise NotFound(_(NO_SESSION))
     return student
 
 
 def ticket(value) -> str | None:
     """A place in the join queue, as this server issued it (Store.join), or None: anything else is a new arrival."""
-    return value if isinstance(value, str) and STUDENT_ID.fullmatch(value) else None
+    return value if isinstance(value, str) and STUDENT_ID_PATTERN.fullmatch(value) else None
 
 
 def question_id(question) -> str:
@@ -172,10 +172,10 @@ def owner(address: str) -> str:
     return hashlib.sha256(str(address).encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def invalid(message: str) -> Invalid:
+def invalid(message: str) -> BadRequest:
     """check_int's error for a student: the rule, without the value it got (which may be a forged one): check_int
     reads `without_value` and says the rule alone, a whole message."""
-    return Invalid(message)
+    return BadRequest(message)
 
 
 invalid.without_value = True
@@ -186,7 +186,7 @@ def answer(kind: str, n: int | None, value, name: str = N_("The answer")) -> flo
     if kind != "amount":
         return check_int(name, value, 0, n - 1, error=invalid)
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:  # NaN fails too
-        raise Invalid(_("{name} must be a number from 0 to 1.").format(name=_(name)))
+        raise BadRequest(_("{name} must be a number from 0 to 1.").format(name=_(name)))
     return float(value)
 
 
@@ -195,19 +195,19 @@ def answer(kind: str, n: int | None, value, name: str = N_("The answer")) -> flo
 
 def _text(value, name: str, longest: int) -> str:
     if not (isinstance(value, str) and 0 < len(value.strip()) <= longest and value.isprintable()):
-        raise Invalid(f"{name} needs a text of at most {longest} printable characters.")
+        raise BadRequest(f"{name} needs a text of at most {longest} printable characters.")
     return value.strip()
 
 
 def _number(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= 1:
-        raise Invalid(_("{name} must be a number from 0 to 1.").format(name=_(name)))
+        raise BadRequest(_("{name} must be a number from 0 to 1.").format(name=_(name)))
     return float(value)
 
 
 def _member(value, allowed, name: str):
     if not any(type(value) is type(a) and value == a for a in allowed):
-        raise Invalid(f"{name} must be one of {', '.join(map(str, allowed))}.")
+        raise BadRequest(f"{name} must be one of {', '.join(map(str, allowed))}.")
     return value
 
 
@@ -219,8 +219,8 @@ def options(text: str | None) -> list[int]:
 def question(q: dict) -> dict:
     """A question's columns (see Store.pose), checked: what the truth needs, and the whole setting."""
     q = dict(q)
-    template = _member(q.pop("template", None), tuple(TEMPLATES), "A question's template")
-    kind = TEMPLATES[template]
+    template = _member(q.pop("template", None), tuple(TEMPLATE_KINDS), "A question's template")
+    kind = TEMPLATE_KINDS[template]
     h = _member(q.pop("h", None), HEAD_CHOICES, "h")
     size = check_int(N_("Tokens per cluster"), q.pop("size", limits.DEFAULT_SIZE), limits.SIZES[0], limits.SIZES[-1],
                      error=invalid)
@@ -230,41 +230,41 @@ def question(q: dict) -> dict:
                scale=_member(q.pop("scale", limits.DEFAULT_SCALE), tuple(limits.SCALES), "The scale"),
                tau=check_int("τ", q.pop("tau", limits.DEFAULT_TAU_STEP), limits.TAU_STEPS[0], limits.TAU_STEPS[-1],
                              error=invalid),
-               weights=_member(q.pop("weights", limits.DEFAULT_WEIGHTS), tuple(limits.WEIGHTS), "The weights"),
+               weights=_member(q.pop("weights", limits.DEFAULT_WEIGHTS), tuple(limits.WEIGHT_CHOICES), "The weights"),
                timer=_member(q.pop("timer", 0), TIMERS, "The timer"))
     for name, count in (("head", h), ("query", n_tokens), ("key", n_tokens)):
         value = q.pop(name, None)
         out[f"{name}_index"] = None if value is None else check_int(f"The {name}", value, 0, count - 1, error=invalid)
     bug = q.pop("bug", None)  # the layer students look for the bug in: a bug clinic question's only
-    out["bug"] = _member(bug, tuple(bugs.BY_KEY), "The bug") if template == "bug" or bug is not None else None
+    out["bug"] = _member(bug, tuple(bugs.BUGS_BY_KEY), "The bug") if template == "bug" or bug is not None else None
     if (template == "bug") != (out["bug"] is not None):
-        raise Invalid("Only a question about a bug names one.")
+        raise BadRequest("Only a question about a bug names one.")
     if (template in ("key", "influence") and out["key_index"] is not None) or (
             template in ("sharpest", "role") and out["head_index"] is not None):
-        raise Invalid("A question cannot name its own answer: students would see it.")
+        raise BadRequest("A question cannot name its own answer: students would see it.")
     if kind == "amount":
         if q.pop("n", None) is not None or q.pop("accepted", None):
-            raise Invalid("A question about an amount has no options.")
+            raise BadRequest("A question about an amount has no options.")
         truth = answer(kind, None, q.pop("truth", None), N_("The true answer"))
         lo, hi = _number(q.pop("lo", None), "The lowest value"), _number(q.pop("hi", None), "The highest value")
         tolerance = _number(q.pop("tolerance", None), "The tolerance")
         if not (lo <= truth <= hi and tolerance > 0):
-            raise Invalid("The true answer must lie in the range shown, with a tolerance above 0.")
+            raise BadRequest("The true answer must lie in the range shown, with a tolerance above 0.")
         out.update(n=None, truth=truth, accepted=None, tolerance=tolerance, lo=lo, hi=hi)
     else:
         n = check_int(N_("The number of options"), q.pop("n", None), 2, MAX_OPTIONS, error=invalid)
         truth = answer(kind, n, q.pop("truth", None), N_("The true answer"))
         accepted = q.pop("accepted", None) or [truth]
         if not (isinstance(accepted, (list, tuple)) and len(accepted) <= MAX_OPTIONS):
-            raise Invalid("The accepted answers are a list of options.")
+            raise BadRequest("The accepted answers are a list of options.")
         accepted = sorted(answer(kind, n, a, "An accepted answer") for a in accepted)
         if not len(set(accepted)) == len(accepted) < n:
-            raise Invalid("The accepted answers must be distinct options, and not all of them.")
+            raise BadRequest("The accepted answers must be distinct options, and not all of them.")
         if truth not in accepted:
-            raise Invalid("The true answer must be one of the accepted answers.")
+            raise BadRequest("The true answer must be one of the accepted answers.")
         out.update(n=n, truth=truth, accepted=" ".join(map(str, accepted)), tolerance=None, lo=None, hi=None)
     if q.pop("tolerance", None) is not None or q.pop("lo", None) is not None or q.pop("hi", None) is not None or q:
-        raise Invalid(f"A question has no {', '.join(sorted(q)) or 'tolerance or range'} here.")
+        raise BadRequest(f"A question has no {', '.join(sorted(q)) or 'tolerance or range'} here.")
     return out
 
 
