@@ -7,7 +7,7 @@ import numpy as np
 from dash import Input, Output, Patch, State, ctx, dcc, html, no_update
 
 from .. import attention as core
-from .. import figures, limits
+from .. import figures, limits, margins
 from ..figures import Display
 from ..figures import example as fig
 from ..i18n import N_, _, lru_cache, ngettext, sentences
@@ -201,10 +201,12 @@ def turn_cube(presses):
 
 
 def worked_text(s: Setting) -> str:
-    """The seed's worked-example sentence for the chosen h and size, and where the largest weight is."""
+    """The seed's worked-example sentence for the chosen h and size, and the largest weight: named as the largest
+    only when it beats every other weight by more than margins.WEIGHT, else with how many are that close."""
     result = model(s).result
     A = result.A
-    i, r, j = (int(x) for x in np.unravel_index(A.argmax(), A.shape))
+    c = margins.compare(A, margins.WEIGHT)
+    i, r, j = (int(x) for x in np.unravel_index(c.best, A.shape))
     n, d, h = s.n, core.D_MODEL, s.h
     if s.weights == "random":
         # Translators: h heads (attention heads), each of d/h features
@@ -221,11 +223,26 @@ def worked_text(s: Setting) -> str:
                         "step {step}), on an input of its task drawn from seed {seed}.", h)
     here = here.format(n=n, d=d, size=s.size, h=h, d_k=d // h, seed=s.seed,
                        training_seed=limits.EXAMPLE_TRAINING_SEED, step=limits.SNAPSHOT_STEPS[-1])
-    largest = _("Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale {scale:.3g}. "
-                "The largest weight is {weight_name}[{r}, {j}] = {weight:.3f}, {ratio:.1f} times the 1/{n} = "
-                "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its weight comes "
-                "from.").format(scale=result.scale, weight_name=figures.head_label(i), r=r, j=j, weight=A[i, r, j],
-                                ratio=A[i, r, j] * n, n=n, uniform=1 / n)
+    values = dict(scale=result.scale, weight_name=figures.head_label(i), r=r, j=j, weight=A[i, r, j],
+                  ratio=A[i, r, j] * n, n=n, uniform=1 / n, margin=margins.WEIGHT, others=len(c.close) - 1)
+    if c.clear:
+        largest = _("Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale {scale:.3g}. "
+                    "The largest weight is {weight_name}[{r}, {j}] = {weight:.3f}, more than {margin} above the next "
+                    "({next:.3f}), and {ratio:.1f} times the 1/{n} = {uniform:.3f} that every key gets from a uniform "
+                    "row. Click any cell to see where its weight comes from.").format(next=A.flat[c.runner_up],
+                                                                                       **values)
+    else:
+        # Translators: {others} counts the other attention weights within the margin of the largest one
+        largest = ngettext("Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale "
+                           "{scale:.3g}. No weight is clearly the largest: {others} other is within {margin} of the "
+                           "largest, {weight_name}[{r}, {j}] = {weight:.3f}, which is {ratio:.1f} times the 1/{n} = "
+                           "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its "
+                           "weight comes from.",
+                           "Each head computes its own attention matrix from its own Q_i K_iᵀ times the scale "
+                           "{scale:.3g}. No weight is clearly the largest: {others} others are within {margin} of the "
+                           "largest, {weight_name}[{r}, {j}] = {weight:.3f}, which is {ratio:.1f} times the 1/{n} = "
+                           "{uniform:.3f} that every key gets from a uniform row. Click any cell to see where its "
+                           "weight comes from.", values["others"]).format(**values)
     return sentences(here, largest)
 
 

@@ -41,7 +41,8 @@ def heads_named(heads: list[int]) -> str:
 
 
 def sharpest_text(summary: explain.HeadSummary, n: int) -> str:
-    """The sharpest head, named only when it beats the next by more than margins.BITS; else too close to tell."""
+    """The sharpest head, named only when it beats the next by more than margins.BITS; else every head that close
+    to the sharpest, in their own order, too close to tell."""
     bits = summary.entropy
     c = margins.compare(bits, margins.BITS, lower_is_better=True)
     if c.clear:
@@ -50,11 +51,11 @@ def sharpest_text(summary: explain.HeadSummary, n: int) -> str:
                  "{runner}, and log₂ {n} = {uniform:.2f} for uniform attention)").format(
                      head=c.best + 1, bits=bits[c.best], other=bits[c.runner_up], runner=c.runner_up + 1, n=n,
                      uniform=np.log2(n))
-    # Translators: attention heads; log₂ n bits is the entropy of a uniform row
-    return _("No head is clearly the sharpest: the two sharpest, heads {head} and {runner}, carry {bits:.3f} and "
-             "{other:.3f} bits a row, within {margin} bits of each other (log₂ {n} = {uniform:.2f} for uniform "
-             "attention)").format(head=c.best + 1, runner=c.runner_up + 1, bits=bits[c.best],
-                                  other=bits[c.runner_up], margin=margins.BITS, n=n, uniform=np.log2(n))
+    # Translators: attention heads ({heads}: "heads 1, 3 and 4"); log₂ n bits is the entropy of a uniform row
+    return _("No head is clearly the sharpest: {heads} are within {margin} bits of the lowest entropy, {bits:.3f} "
+             "bits a row (log₂ {n} = {uniform:.2f} for uniform attention)").format(
+                 heads=heads_named(sorted(k + 1 for k in c.close)), margin=margins.BITS, bits=bits[c.best], n=n,
+                 uniform=np.log2(n))
 
 
 def roles_text(summary: explain.HeadSummary) -> str:
