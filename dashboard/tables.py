@@ -51,21 +51,30 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
                               html.Td(bar(a, row_max, signed=False))], className="selected" if key == j else None)
                      for key, (logit, a) in enumerate(zip(path.logits, A))])],
         className="table table-sm drill-table softmax-row")
-    rank = int((path.logits > path.logits[j]).sum()) + 1
-    if rank == 1:
+    # the rank by the margin rule on the row's weights (the softmax keeps the logits' order): named only past it
+    best, worst = margins.rank_range(A, j, margins.WEIGHT)
+    if best == worst == 1:
         summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
-                    "{scaled:+.3f}, the softmax's input and the very largest of row {r}'s {n}. The softmax turns the "
-                    "row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
-                    "{uniform:.3f} if every key got the same.")
-    else:
+                    "{scaled:+.3f}, the softmax's input and the largest of row {r}'s {n}, its weight more than {margin} "
+                    "above every other. The softmax turns the row into weights that add up to 1: "
+                    "{weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = {uniform:.3f} if every key got the same.")
+    elif best == worst:
         # Translators: {rank} is a number, 1 the largest (a rank, not an ordinal word)
         summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
-                    "{scaled:+.3f}, the softmax's input, at rank {rank} among row {r}'s {n} (from the largest). The "
-                    "softmax turns the row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, "
-                    "against 1/{n} = {uniform:.3f} if every key got the same.")
+                    "{scaled:+.3f}, the softmax's input, at rank {rank} among row {r}'s {n} (from the largest), its "
+                    "weight more than {margin} away from the weights ranked next to it. The softmax turns the row into "
+                    "weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = {uniform:.3f} "
+                    "if every key got the same.")
+    else:
+        # Translators: {best} and {worst} are ranks, 1 the largest: the ranks a key may hold when others are too close
+        summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
+                    "{scaled:+.3f}, the softmax's input, at ranks {best} to {worst} among row {r}'s {n} (from the "
+                    "largest): its weight is within {margin} of another key's, too close to tell. The softmax turns "
+                    "the row into weights that add up to 1: {weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = "
+                    "{uniform:.3f} if every key got the same.")
     summary = summary.format(logit=_logit(i, r, j), score=path.score, scale=path.scale, scaled=path.logits[j],
-                             rank=rank, r=r, n=len(A), weight_name=head, j=j, weight=A[j],
-                             uniform=1 / len(A))
+                             rank=best, best=best, worst=worst, margin=margins.WEIGHT, r=r, n=len(A),
+                             weight_name=head, j=j, weight=A[j], uniform=1 / len(A))
     return html.Div(
         [html.P(summary, className="drill-summary"),
          html.P(size_verdict(float(A[j]), len(A)), className="drill-verdict"),

@@ -248,27 +248,32 @@ def test_drilldown_sentence(c):
     for i, r, j in cells_of(c, ref.A):
         block = slice(i * d_k, (i + 1) * d_k)
         score = (X[r] @ W_Q[:, block]) @ (X[j] @ W_K[:, block])
-        row = ref.logits[i, r] * c.softmax_scale  # the softmax's input
-        rank = 1 + int((row > row[j]).sum())  # keys with a strictly larger scaled logit come first
+        weights = ref.A[i, r]
+        best = 1 + int((weights - weights[j] > WEIGHT).sum())  # keys whose weight beats j's by more than the margin
+        worst = int((weights[j] - weights <= WEIGHT).sum())  # and the keys j does not beat by more than it
+        ranks = [] if best == worst == 1 else [best] if best == worst else [best, worst]
         panel = fire(drilldown.update_drilldown, shared=c.store, cell=cell(i + 1, r, j))
         text = texts(panel)[0]
-        check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale,
-                             *([rank] if rank > 1 else []), r, c.n, 1, r, j, ref.A[i, r, j], 1, c.n, 1 / c.n])
-        assert ("the very largest" in text) == (rank == 1) and (f"at rank {rank} among" in text) == (rank > 1)
+        check_numbers(text, [i + 1, r, j, score, c.softmax_scale, score * c.softmax_scale, *ranks, r, c.n, WEIGHT,
+                             1, r, j, weights[j], 1, c.n, 1 / c.n])
+        assert ("and the largest of row" in text) == (best == worst == 1)
+        assert (f"at rank {best} among" in text) == (1 < best == worst)
+        assert (f"at ranks {best} to {worst} among" in text) == (best < worst)
 
 
 @pytest.mark.parametrize("place", [0, 1, 4])
 def test_drilldown_rank_shares_a_tie(place):
-    """A key tied with key j does not push j down: tied for the largest, both are "the very largest"."""
+    """A key tied with key j does not push j down, nor does j claim a rank over it: both may hold either rank, too
+    close to tell."""
     ex, result = state.model(state.Setting(4, 0))
     path = explain.cell_path(ex.X, result, 1, 3, 0)
-    order = np.argsort(-path.logits)
+    order = np.argsort(-path.weights)
     j, above = int(order[place + 1]), int(order[place])
-    logits = path.logits.copy()
-    logits[j] = logits[above]  # key j ties with the key ranked just above it
-    text = texts(tables.explanation(path._replace(logits=logits), 1, 3, j))[0]
-    rank = place + 1
-    assert ("the very largest" in text) if rank == 1 else (f" at rank {rank} " in text and "the very" not in text)
+    weights = path.weights.copy()
+    weights[j] = weights[above]  # key j ties with the key ranked just above it
+    text = texts(tables.explanation(path._replace(weights=weights), 1, 3, j))[0]
+    best = 1 + int((weights - weights[j] > WEIGHT).sum())
+    assert best <= place + 1 and f" at ranks {best} to " in text and "and the largest of row" not in text
 
 
 # ------------------------------------------------------------------ the equivariance verdict
