@@ -55,8 +55,8 @@ def explanation(path: explain.CellPath, i: int, r: int, j: int) -> html.Div:
     best, worst = margins.rank_range(A, j, margins.WEIGHT)
     if best == worst == 1:
         summary = _("The logit {logit} = q·k = {score:+.3f}; times the scale {scale:.3f} it gives the scaled logit "
-                    "{scaled:+.3f}, the softmax's input and the largest of row {r}'s {n}, its weight more than {margin} "
-                    "above every other. The softmax turns the row into weights that add up to 1: "
+                    "{scaled:+.3f}, the softmax's input and the largest of row {r}'s {n}, its weight more than "
+                    "{margin} above every other. The softmax turns the row into weights that add up to 1: "
                     "{weight_name}[{r}, {j}] = {weight:.3f}, against 1/{n} = {uniform:.3f} if every key got the same.")
     elif best == worst:
         # Translators: {rank} is a number, 1 the largest (a rank, not an ordinal word)
