@@ -95,11 +95,16 @@ def prompt_text(q: dict) -> str:
         words.update(head=i + 1, label=figures.head_label(i))
     if q["template"] not in LAB:
         s = Setting(q["h"], q["seed"], q["size"], q["scale"], q["tau"], q["weights"])
-        tau = f"τ = {s.temperature:g}" if s.scale == "tau" else _(SCALE_WORDS[s.scale])
+        tau = tau_text(s.temperature) if s.scale == "tau" else _(SCALE_WORDS[s.scale])
         # Translators: a question's setting: the weights, the number of heads, the scale ("trained weights, h = 4,
         # τ = 2"); Chinese with its own comma: "{weights}，h = {h}，{scale}"
         words["setting"] = _("{weights}, h = {h}, {scale}").format(weights=_(WEIGHT_WORDS[s.weights]), h=s.h, scale=tau)
     return _(PROMPTS[template]).format(h=q["h"], query=q.get("query_index"), key=q.get("key_index"), **words)
+
+
+def tau_text(temperature: float) -> str:
+    """τ as class mode shows it, on the form and in a question: two significant digits (10^(-7/10) is 0.2)."""
+    return _("τ = {tau:.2g}").format(tau=temperature)
 
 
 def stated(**numbers) -> str:
@@ -190,7 +195,8 @@ def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> st
                     lab(template, {**form, "train_seed": seed})
                 except (Refused, limits.Invalid):
                     continue
-                return _("{why} It is posed with training seed {seed}.").format(why=why, seed=seed)
+                # Translators: a refused question, and the training seed where it would be posed
+                return _("{why} It can be posed with training seed {seed}.").format(why=why, seed=seed)
         return why
     for k, other in enumerate(variants(template, form)):
         if k >= tries:
@@ -203,9 +209,11 @@ def with_suggestion(why: str, template: str, form: dict, tries: int = 200) -> st
             else _("{weights}, h = {h}, {scale}, query {query}") if template == "influence" else \
             _("{weights}, h = {h}, {scale}")
         scale = setting_of(other)
-        scale = (_("τ = {tau:.3g}").format(tau=scale.temperature) if scale.scale == "tau"
+        # Translators: the scale to choose on the form: the temperature's, with this τ
+        scale = (_("the temperature scale with τ = {tau:.2g}").format(tau=scale.temperature) if scale.scale == "tau"
                  else _(SCALE_WORDS[scale.scale]))
-        return _("{why} It is posed with {setting}.").format(why=why, setting=where.format(
+        # Translators: a refused question, and a setting near the form's where it would be posed
+        return _("{why} It can be posed with {setting}.").format(why=why, setting=where.format(
             weights=_(WEIGHT_WORDS[other["weights"]]), h=other["h"], scale=scale, head=other["head"],
             query=other["query"]))
     return why

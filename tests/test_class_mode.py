@@ -434,9 +434,9 @@ def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client
         assert f"N[{r}, {N.argmax()}] = {N.max():.3f}" in results and f"The answer: key {N.argmax()}" in results
     # output 5 (h = 4): key 10 carries 19% and key 6 14%, too close; a setting where it is posed is named
     _, out = post(client, b.pose(code, token, template="influence", h=4, head=1, query=5))
-    assert out[ids.STATUS]["children"] == ("Key 10 carries 19% of what the keys add to output 5, and key 6 14%: within "
-                                           "5%, too close to tell. It is posed with trained weights, h = 4, the seed's "
-                                           "scale, query 11.")
+    assert out[ids.STATUS]["children"] == ("Not posed: Key 10 carries 19% of what the keys add to output 5, and key 6 "
+                                           "14%: within 5%, too close to tell. It can be posed with trained weights, "
+                                           "h = 4, the seed's scale, query 11.")
 
 
 def strings(node) -> list[str]:
@@ -478,7 +478,7 @@ def test_which_bug_shows_the_layer_not_its_name_and_counts_a_bug_with_the_same_n
 def test_only_a_question_about_a_bug_names_one(client, b):
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, template="bug", bug="no-such-bug"))
-    assert out[ids.STATUS]["children"].startswith("Check the form: the bug must be one of")
+    assert out[ids.STATUS]["children"].startswith("Not posed: Check the form: the bug must be one of")
     with pytest.raises(S.BadRequest, match="Only a question about a bug names one"):
         schema.question({"template": "key", "prompt": "p", "h": 4, "seed": 0, "n": 12, "truth": 1, "bug": "kq"})
 
@@ -509,21 +509,21 @@ def test_questions_with_nothing_to_reason_about_are_refused_with_a_hint(client, 
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, weights="random"))  # head 2, query 0
     assert out[ids.STATUS]["children"] == (
-        "In head 2, query 0's largest weight is 0.092 (key 2) and the next 0.090 (key 3): within 0.02, too close to "
-        "tell. It is posed with random weights, h = 4, the seed's scale, head 2, query 8.")
+        "Not posed: In head 2, query 0's largest weight is 0.092 (key 2) and the next 0.090 (key 3): within 0.02, too "
+        "close to tell. It can be posed with random weights, h = 4, the seed's scale, head 2, query 8.")
     _, out = post(client, b.pose(code, token, template="entropy", h=2, head=1, query=0, scale="tau", tau="-7"))
     assert out[ids.STATUS]["children"] == (  # the same query on the other head is posed
-        "In head 1, query 0's entropy changes by +0.043 bits when τ doubles: within 0.025 bits of the line at 0.05 "
-        "between “stays about the same” and a change, too close to tell. It is posed with trained weights, h = 2, τ = 0.2, head 2, "
-        "query 0.")
+        "Not posed: In head 1, query 0's entropy changes by +0.043 bits when τ doubles: within 0.025 bits of the line "
+        "at 0.05 between “stays about the same” and a change, too close to tell. It can be posed with trained weights, "
+        "h = 2, the temperature scale with τ = 0.2, head 2, query 0.")
     _, out = post(client, b.pose(code, token, template="sharpest", h=4))  # trained h = 4: all heads alike
     assert out[ids.STATUS]["children"] == (
-        "The sharpest head, A⁽²⁾, has 2.409 bits a row, and A⁽⁴⁾ 2.412: within 0.05 bits, too close to tell. It is "
-        "posed with trained weights, h = 8, τ = 0.2.")
+        "Not posed: The sharpest head, A⁽²⁾, has 2.409 bits a row, and A⁽⁴⁾ 2.412: within 0.05 bits, too close to "
+        "tell. It can be posed with trained weights, h = 8, the temperature scale with τ = 0.2.")
     _, out = post(client, b.pose(code, token, template="role", h=1))
-    assert out[ids.STATUS]["children"] == "Which head? needs h = 2, 4 or 8."
+    assert out[ids.STATUS]["children"] == "Not posed: Which head? needs h = 2, 4 or 8."
     _, out = post(client, b.pose(code, token, head=5))
-    assert out[ids.STATUS]["children"] == "There is no head 5 with h = 4: choose a head 1 to 4."
+    assert out[ids.STATUS]["children"] == "Not posed: There is no head 5 with h = 4: choose a head 1 to 4."
     assert ids.store().questions(code, token) == []
 
 
@@ -536,7 +536,7 @@ def test_a_lab_refusal_with_other_seeds_trained_suggests_without_end(client, b):
         trainer.training_runs(seed)
     code, token = start(client, b)
     _, out = post(client, b.pose(code, token, template="role", h=1, train_seed=limits.TRAINING_SEEDS[0]))
-    assert out[ids.STATUS]["children"] == "Which head? needs h = 2, 4 or 8."
+    assert out[ids.STATUS]["children"] == "Not posed: Which head? needs h = 2, 4 or 8."
 
 
 def test_below_the_line_is_worded_truthfully(client, b):

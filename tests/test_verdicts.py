@@ -36,7 +36,7 @@ def form(**kw):
 @pytest.mark.parametrize("weights, h", [("random", 4), ("trained", 8), ("trained", 4)])
 def test_sharpest_is_refused_within_the_margin_with_a_setting_where_it_is_posed(weights, h):
     q, message = questions.question(form(template="sharpest", weights=weights, h=h))
-    assert q is None and "too close to tell" in message and "It is posed with" in message
+    assert q is None and "too close to tell" in message and "It can be posed with" in message
 
 
 def test_sharpest_posed_has_one_clear_winner():

@@ -12,7 +12,7 @@ from ..i18n import _, translated
 from ..server import MAX_BODY
 from . import ids
 from .store.students import MAX_STUDENTS
-from ..questions import TEMPLATE_TITLES, TIMER_LABELS
+from ..questions import TEMPLATE_TITLES, TIMER_LABELS, tau_text
 
 TAU_CHOICES = (-10, -7, -3, 0, 3, 7, 10)  # slider steps: τ = 10^(k/10) = 0.1, 0.2, 0.5, 1, 2, 5, 10
 # The largest lecture file the page takes: its upload (base64, in a callback's body with the callback's ids) stays
@@ -70,7 +70,7 @@ def join_box() -> html.Div:
 
 def question_form() -> html.Div:
     first = limits.TRAINING_SEEDS[0]
-    tau = {k: f"τ = {10 ** (k / 10):.1f}".replace(".0", "") for k in TAU_CHOICES}
+    tau = {k: tau_text(10 ** (k / 10)) for k in TAU_CHOICES}
     return html.Div([
         # Translators: the kind of question the lecturer poses
         radios(ids.TEMPLATE, translated(TEMPLATE_TITLES), "key", _("question")),

@@ -128,7 +128,8 @@ def pose(clicks, page, *values):
     code, token = control(page)
     q, message = question(form_values(list(values)))
     if q is None:
-        return (no_update,) * 9 + (message,)
+        # Translators: the form's question is refused; {message} says why (and a setting where it is posed)
+        return (no_update,) * 9 + (_("Not posed: {message}").format(message=message),)
     return posed(code, token, q)
 
 

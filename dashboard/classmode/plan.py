@@ -164,8 +164,8 @@ def pose_next(clicks, page, plan):
         raise PreventUpdate
     q, message = question(entries[k])
     if q is None:
-        return (no_update,) * 9 + (_("Plan question {number}: {message}").format(number=k + 1, message=message),
-                                   no_update)
+        refused = _("Plan question {number} not posed: {message}").format(number=k + 1, message=message)
+        return (no_update,) * 9 + (refused, no_update)
     out = posed(code, token, q)
     return out + ((no_update,) if out[0] is no_update else ({"questions": entries, "next": k + 1},))
 
