@@ -139,3 +139,30 @@ def test_a_mystery_gives_no_bug_away():
     for causal in (False, True):
         words = clinic_text.mystery_headline(Setting(4, 0), causal)
         assert re.findall(r"\d+", words) == ["4", "0", "12"] and ("causal" in words) == causal
+
+
+def test_tau_reads_the_same_on_the_form_in_a_refusal_and_in_the_students_question():
+    """τ = 10^(-7/10) = 0.1995… is 0.2 wherever class mode shows it (the phones read 0.199526 while the form
+    said 0.2)."""
+    from dashboard.classmode import form as class_form
+    from dashboard.classmode import ids
+
+    entry = {"template": "entropy", "weights": "trained", "h": 2, "seed": 0, "size": 4, "scale": "tau", "tau": -7,
+             "head": 2, "query": 0, "key": 0, "bug": "kq", "train_seed": 0, "timer": 0}
+    q, message = questions.question(entry)
+    assert q is not None, message
+    text = questions.prompt_text({**q, "head_index": q.get("head"), "query_index": q.get("query"),
+                                  "key_index": q.get("key")})
+    assert "τ = 0.2)" in text and "0.19" not in text
+    def components(c):
+        yield c
+        for child in (c if isinstance(c, list) else [getattr(c, "children", None)]):
+            if child is not None and not isinstance(child, str):
+                yield from components(child)
+
+    select = next(c for c in components(class_form.question_form()) if getattr(c, "id", None) == ids.TAU)
+    labels = [o["label"] for o in select.options]
+    assert labels == ["τ = 0.1", "τ = 0.2", "τ = 0.5", "τ = 1", "τ = 2", "τ = 5", "τ = 10"]
+    _, refused = questions.question({**entry, "head": 1, "scale": "tau", "tau": -7})  # the other head: too close
+    assert refused.endswith("It can be posed with trained weights, h = 2, the temperature scale with τ = 0.2, "
+                            "head 2, query 0.")
