@@ -97,6 +97,7 @@
       change.head = ((((index + by) % h) + h) % h) + 1;
     }
     if (presenter.lists.reduce((sum, button) => sum + fresh(button), 0) % 2) change.hidden = now.hidden !== true;
+    if (presenter.closes.some((button) => fresh(button) > 0) && (change.hidden ?? now.hidden) === false) change.hidden = true;
     return change;
   }
 

@@ -112,6 +112,7 @@ def test_the_learning_tab_steps_through_training_with_the_arrows(page):
 
 
 def test_the_list_of_keys_is_in_the_page_s_language_and_large_in_lecture_mode(page):
+    page.set_viewport_size({"width": 1920, "height": 1080})  # a projector
     page.goto(page.base + "/?lang=es&lecture=1")
     wait_until(page, "() => document.documentElement.classList.contains('lecture')")
     page.keyboard.press("?")
@@ -120,6 +121,13 @@ def test_the_list_of_keys_is_in_the_page_s_language_and_large_in_lecture_mode(pa
     assert "Esc" in text and "h = 8" in text and "head" not in text.lower()
     size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#shortcuts dd')).fontSize)")
     assert size >= 24, size  # readable from the back of a hall
+    # the whole list on the screen, its last key (? to close it) too: no scrolling in front of a class
+    assert page.evaluate("() => { const e = document.getElementById('shortcuts'); const last = e.querySelector("
+                         "'dd:last-of-type').getBoundingClientRect(); return e.scrollHeight <= e.clientHeight "
+                         "&& last.bottom <= innerHeight; }")
+    page.keyboard.press("Escape")  # closes it too
+    wait_until(page, "() => document.getElementById('shortcuts').hidden")
+    assert page.errors == []
 
 
 def test_page_down_steps_the_lecture_plan_after_a_click_on_any_control(page, tmp_path):

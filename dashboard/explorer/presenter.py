@@ -32,7 +32,7 @@ SHORTCUTS = [
     ("key-previous", ["ArrowLeft"], N_("the previous head (the learning tab: the previous training step)")),
     ("key-next", ["ArrowRight"], N_("the next head (the learning tab: the next training step)")),
     ("key-present", ["p", "P"], N_("show the figure in the middle of the screen alone, full screen; P again to leave")),
-    ("key-leave", ["Escape"], N_("leave the full-screen figure")),
+    ("key-leave", ["Escape"], N_("leave the full-screen figure, or close this list")),
     ("key-hide-cell", ["c", "C"], N_("predict first: hide the selected weight on the heatmaps; C again shows it")),
     ("key-hide-row", ["r", "R"], N_("predict first: hide the selected query's row of weights; R again shows it")),
     ("key-hide-map", ["m", "M"], N_("predict first: hide the selected head's map; M again shows it")),
@@ -76,14 +76,15 @@ def shortcuts() -> html.Div:
 HEAD_KEYS = {"key-h1": 1, "key-h2": 2, "key-h4": 4, "key-h8": 8}
 STEP_KEYS = {"key-previous": -1, "key-next": 1}
 LIST_KEYS = ["key-help", "key-list"]  # ? and the button below every tab: the list of keys, shown or hidden
-KEY_BUTTONS = [*HEAD_KEYS, *STEP_KEYS, *LIST_KEYS]  # the buttons `shortcut` below answers
+CLOSE_KEYS = ["key-leave"]  # Esc: hides the list too (it also leaves the presenter view: `present` below)
+KEY_BUTTONS = [*HEAD_KEYS, *STEP_KEYS, *LIST_KEYS, *CLOSE_KEYS]  # the buttons `shortcut` below answers
 KEY_PRESSES = "key-presses"  # their presses (n_clicks, by button) that `shortcut` has acted on
 
 
 def client_config() -> dict:
     """Which key presses which button, and what each button changes, for explorer.js and rules.js (keyChange)."""
     return {"keys": {key: button for button, keys, _what in SHORTCUTS for key in keys}, "buttons": KEY_BUTTONS,
-            "heads": HEAD_KEYS, "steps": STEP_KEYS, "lists": LIST_KEYS, "trainingSteps": list(limits.SNAPSHOT_STEPS)}
+            "heads": HEAD_KEYS, "steps": STEP_KEYS, "lists": LIST_KEYS, "closes": CLOSE_KEYS, "trainingSteps": list(limits.SNAPSHOT_STEPS)}
 
 
 # What the keys' buttons do: h, the selected head or the training step, or the list of keys shown or hidden. It

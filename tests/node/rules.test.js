@@ -79,6 +79,13 @@ test("? and the button below every tab show and hide the list; other buttons cha
   }
 });
 
+test("Esc hides the list of keys, and leaves a hidden list hidden", () => {
+  assert.deepStrictEqual(press("key-leave", { hidden: false }), { hidden: true });
+  assert.deepStrictEqual(press("key-leave", { hidden: true }), {});
+  assert.deepStrictEqual(change({ "key-help": 1, "key-leave": 1 }, {}, { hidden: true }), { hidden: true });
+  assert.deepStrictEqual(change({ "key-leave": 2 }, { "key-leave": 2 }, { hidden: false }), {});
+});
+
 test("presses that reach Dash together each count; those already counted do not count again", () => {
   assert.deepStrictEqual(change({ "key-next": 5 }, { "key-next": 2 }, { h: 8, head: 2 }), { head: 5 });
   assert.deepStrictEqual(change({ "key-next": 3, "key-previous": 3 }, { "key-next": 1, "key-previous": 1 }, { h: 8 }), {});
@@ -89,7 +96,7 @@ test("presses that reach Dash together each count; those already counted do not 
   assert.deepStrictEqual(change({ "key-help": 2 }, {}, { hidden: true }), {});  // shown and hidden again
   assert.deepStrictEqual(change({ "key-help": 1, "key-list": 2 }, {}, { hidden: true }), { hidden: false });
   assert.deepStrictEqual(presenter.buttons.sort(), [...Object.keys(presenter.heads), ...Object.keys(presenter.steps),
-    ...presenter.lists].sort());
+    ...presenter.lists, ...presenter.closes].sort());
 });
 test("a tab's store passes the controls by name only while its tab is shown, and only when they changed", () => {
   const names = ["h", "seed"];
