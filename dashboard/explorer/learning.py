@@ -169,11 +169,13 @@ def loss_text(seed: int) -> str:
     line = training.SINGLE_MIXING_FLOOR
     below = margins.beats(runs[1].test_loss, line, margins.LOSS, lower_is_better=True)
     if below is True:
-        ended = _("h = 1 ended below the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
-                  "depend on the input.")
+        # Translators: {margin} is a loss, 0.01; the dashed line is the least error of any input-independent mixing
+        ended = _("h = 1 ended below the dashed line, at {loss:.3f}, more than {margin} under 3/8 = {line:.3f}, the "
+                  "least error of any mixing that does not depend on the input.")
     elif below is False:
-        ended = _("h = 1 ended above the dashed line, 3/8 = {line:.3f}, the least error of any mixing that does not "
-                  "depend on the input.")
+        # Translators: {margin} is a loss, 0.01; the dashed line is the least error of any input-independent mixing
+        ended = _("h = 1 ended above the dashed line, at {loss:.3f}, more than {margin} over 3/8 = {line:.3f}, the "
+                  "least error of any mixing that does not depend on the input.")
     else:
         # Translators: {margin} is a loss, 0.01; the dashed line is the least error of any input-independent mixing
         ended = _("h = 1 ended at {loss:.3f}, within {margin} of the dashed line, 3/8 = {line:.3f}, the least error "
