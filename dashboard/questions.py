@@ -23,9 +23,9 @@ from .state import Setting, checks_example, learned_attention, model
 
 # Translators: the kinds of question; a key and a head are attention's (a token attended to, an attention head)
 TEMPLATE_TITLES = {"key": N_("Which key?"), "amount": N_("How much?"), "sharpest": N_("Which head is sharpest?"),
-             "entropy": N_("If τ doubles: entropy?"), "influence": N_("Which key matters most?"),
-             "bug": N_("Which bug?"), "role": N_("Which head? (learning lab)"),
-             "floor": N_("Below the line? (learning lab)")}
+                   "entropy": N_("If τ doubles: entropy?"), "influence": N_("Which key matters most?"),
+                   "bug": N_("Which bug?"), "role": N_("Which head? (learning lab)"),
+                   "floor": N_("Below the line? (learning lab)")}
 LAB = ("role", "floor")
 TIMER_LABELS = dict(zip(TIMERS, (N_("no timer"), N_("30 s"), N_("1 min"), N_("1 min 30"), N_("2 min"), N_("3 min")),
                         strict=True))

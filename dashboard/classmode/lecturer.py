@@ -26,10 +26,10 @@ from ..questions import prompt_text, question
 from .wiring import callback, clientside_callback
 
 PHASE_TEXTS = {"vote1": N_("Vote 1: answer on your own. The results stay hidden until the reveal."),
-          "discuss": N_("Discuss with your neighbour: convince them of your answer. Then vote again."),
-          "vote2": N_("Vote 2: answer again, after the discussion."),
-          "revealed": N_("Revealed."),
-          "closed": N_("Closed: a later question was posed.")}
+               "discuss": N_("Discuss with your neighbour: convince them of your answer. Then vote again."),
+               "vote2": N_("Vote 2: answer again, after the discussion."),
+               "revealed": N_("Revealed."),
+               "closed": N_("Closed: a later question was posed.")}
 PHASE_BUTTONS = {ids.DISCUSS: "discuss", ids.VOTE2: "vote2", ids.REVEAL: "revealed"}
 DONE = {"discuss": N_("Vote 1 is closed: the class discusses."), "vote2": N_("Vote 2 is open."),
         "revealed": N_("Revealed: answers are closed.")}

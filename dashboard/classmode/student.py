@@ -22,11 +22,13 @@ from ..questions import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
 WAITING = N_("Waiting for the lecturer's question …")
-STATUS_TEXTS = {"vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
-          "discuss": N_("Question {number}: discuss your answer with your neighbour. The second vote opens soon."),
-          "vote2": N_("Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it."),
-          "revealed": N_("Question {number}: revealed. Answers are closed."),
-          "closed": N_("Question {number} is closed: wait for the next one.")}
+STATUS_TEXTS = {
+    "vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
+    "discuss": N_("Question {number}: discuss your answer with your neighbour. The second vote opens soon."),
+    "vote2": N_("Question {number} · vote 2: answer again. Tap your answer again to keep it, or change it."),
+    "revealed": N_("Question {number}: revealed. Answers are closed."),
+    "closed": N_("Question {number} is closed: wait for the next one."),
+}
 
 
 def layout() -> html.Div:

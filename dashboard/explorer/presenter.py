@@ -84,7 +84,8 @@ KEY_PRESSES = "key-presses"  # their presses (n_clicks, by button) that `shortcu
 def client_config() -> dict:
     """Which key presses which button, and what each button changes, for explorer.js and rules.js (keyChange)."""
     return {"keys": {key: button for button, keys, _what in SHORTCUTS for key in keys}, "buttons": KEY_BUTTONS,
-            "heads": HEAD_KEYS, "steps": STEP_KEYS, "lists": LIST_KEYS, "closes": CLOSE_KEYS, "trainingSteps": list(limits.SNAPSHOT_STEPS)}
+            "heads": HEAD_KEYS, "steps": STEP_KEYS, "lists": LIST_KEYS, "closes": CLOSE_KEYS,
+            "trainingSteps": list(limits.SNAPSHOT_STEPS)}
 
 
 # What the keys' buttons do: h, the selected head or the training step, or the list of keys shown or hidden. It

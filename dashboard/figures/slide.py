@@ -39,9 +39,9 @@ SPLIT = (_WR, _WG, _WB, 0, 0,
          -_S * _WR, -_S * _WG, _S * (1 - _WB), 0, 0.5,
          0, 0, 0, 1, 0)
 TO_RGB = (1, 1 / _S, 0, 0, -0.5 / _S,
-        1, -_WR / (_WG * _S), -_WB / (_WG * _S), 0, 0.5 * (_WR + _WB) / (_WG * _S),
-        1, 0, 1 / _S, 0, -0.5 / _S,
-        0, 0, 0, 1, 0)
+          1, -_WR / (_WG * _S), -_WB / (_WG * _S), 0, 0.5 * (_WR + _WB) / (_WG * _S),
+          1, 0, 1 / _S, 0, -0.5 / _S,
+          0, 0, 0, 1, 0)
 _LINEAR = f'type="linear" slope="{CHROMA:g}" intercept="{0.5 * (1 - CHROMA):g}"'
 DIVERGING_FILTER = (
     '<svg xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false" width="0" height="0"'

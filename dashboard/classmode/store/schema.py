@@ -31,7 +31,7 @@ NO_QUESTION = N_("There is no such question in this session.")
 # What a question asks (template), how it is answered (kind: one of n options, or an amount in [0, 1]), and
 # its phases: vote 1, discussion, vote 2, revealed; "closed" when a later question was posed before its reveal.
 TEMPLATE_KINDS = {"key": "choice", "amount": "amount", "sharpest": "choice", "entropy": "choice", "influence": "choice",
-             "bug": "choice", "role": "choice", "floor": "choice"}
+                  "bug": "choice", "role": "choice", "floor": "choice"}
 PHASES = ("vote1", "discuss", "vote2", "revealed", "closed")
 OPEN = {"vote1": 1, "vote2": 2}  # the phases that take answers, and the round they count in
 NEXT = {"discuss": ("vote1",), "vote2": ("discuss",), "revealed": ("vote1", "discuss", "vote2")}
