@@ -81,12 +81,16 @@ def reading(summary: explain.HeadSummary, n: int, trained: bool = False) -> str:
     favour = [i + 1 for i, o in enumerate(summary.own_cluster) if margins.beats(o, 1 / core.N_CLUSTERS,
                                                                                 margins.WEIGHT)]
     if favour:
-        favoured = ngettext("head {heads} puts more than the uniform {uniform_own:.2f} on a token's own cluster",
-                            "heads {heads} put more than the uniform {uniform_own:.2f} on a token's own cluster",
-                            len(favour)).format(heads=format_list(favour), uniform_own=uniform_own)
+        # Translators: {margin} is an attention weight, 0.02: the heads beat the uniform share by more than it
+        favoured = ngettext("head {heads} puts more than the uniform {uniform_own:.2f} on a token's own cluster, by "
+                            "more than {margin}",
+                            "heads {heads} put more than the uniform {uniform_own:.2f} on a token's own cluster, by "
+                            "more than {margin}",
+                            len(favour)).format(heads=format_list(favour), uniform_own=uniform_own,
+                                                margin=margins.WEIGHT)
     else:
-        favoured = _("no head puts clearly more than the uniform {uniform_own:.2f} on a token's own cluster").format(
-            uniform_own=uniform_own)
+        favoured = _("no head puts more than the uniform {uniform_own:.2f} on a token's own cluster by more than "
+                     "{margin}").format(uniform_own=uniform_own, margin=margins.WEIGHT)
     # Translators: two clauses of one sentence: the sharpest heads; the heads that favour their own cluster
     first = _("{sharpest}; {favoured}.").format(sharpest=sharpest_text(summary, n), favoured=favoured)
     return sentences(first, roles_text(summary)) if trained else first
