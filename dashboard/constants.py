@@ -1,7 +1,6 @@
 """Names and sizes that the core's modules and the rules (dashboard/limits.py) share: the bugs' keys and names,
 the checks' names, class mode's timers and the training budget. A leaf: i18n's N_ only, so that
-`import dashboard.limits` loads none
-of the bugs, checks or training code (tests/test_imports.py)."""
+`import dashboard.limits` loads none of the bugs, checks or training code (tests/test_imports.py)."""
 
 from __future__ import annotations
 
