@@ -740,3 +740,27 @@ def test_a_plan_entry_names_its_cell_as_each_language_lists():
         assert questions.entry_text(entry).endswith("；头 2、查询 1和键 3）")
     with i18n.use("es"):
         assert questions.entry_text(entry).endswith("; cabeza 2, consulta 1 y clave 3)")
+
+
+@pytest.mark.parametrize("template", list(POSED))
+def test_the_reveal_draws_the_questions_figure_once(client, b, template):
+    """Where the Why figure holds the question's (every head's attention, the row beside τ doubled, the whole
+    training curve), the reveal clears the question's figure, also on a reload; elsewhere it stays beside the Why
+    (the buggy layer beside the correct one, the tokens, the weights and lengths)."""
+    from dashboard.classmode.pictures import WHY_REPEATS_QUESTION
+
+    code, token = start(client, b)
+    qid, posed = pose(client, b, code, token, **POSED[template])
+    question_figure = json.dumps(posed[ids.FIGURE]["children"])
+    _, out = post(client, b.reveal(code, token, qid))
+    _, reloaded = post(client, b.open(code, token))
+    why = json.dumps(out[ids.WHY]["children"])
+    assert reloaded[ids.WHY]["children"] == out[ids.WHY]["children"]
+    if template in ("sharpest", "role", "entropy", "floor"):
+        assert template in WHY_REPEATS_QUESTION
+        assert out[ids.FIGURE]["children"] is None and reloaded[ids.FIGURE]["children"] is None
+        assert '"type": "Graph"' in question_figure and '"type": "Graph"' in why  # a figure, not nothing, was shown
+    else:
+        assert template not in WHY_REPEATS_QUESTION
+        assert ids.FIGURE not in out  # the step leaves the question's figure as it is
+        assert json.dumps(reloaded[ids.FIGURE]["children"]) == question_figure

@@ -147,6 +147,14 @@ def number_table(caption: str, names: list[str], values, unit: str, marked: list
         className="table table-sm class-bars")
 
 
+# The templates whose reveal (why) draws the question's figure again, larger: every head's attention (sharpest, and
+# the trained heads' roles), the head's row now beside τ doubled (entropy), the whole training curve whose first
+# quarter the question showed (floor). At their reveal the stage shows the Why figure alone. The bug's correct layer
+# is held beside the buggy one, and the other questions' figures (the tokens, the weights and lengths) say what the
+# Why does not, so they stay.
+WHY_REPEATS_QUESTION = frozenset({"sharpest", "role", "entropy", "floor"})
+
+
 def why(q: dict) -> list:
     """The figure that explains a revealed question's truth, with its text alternative."""
     template = q["template"]
