@@ -764,3 +764,24 @@ def test_the_reveal_draws_the_questions_figure_once(client, b, template):
         assert template not in WHY_REPEATS_QUESTION
         assert ids.FIGURE not in out  # the step leaves the question's figure as it is
         assert json.dumps(reloaded[ids.FIGURE]["children"]) == question_figure
+
+
+@pytest.mark.parametrize("template", list(POSED))
+def test_the_projector_draws_the_questions_figure_at_its_own_size(client, b, template):
+    """The stage's question figure is drawn for half the projector (pictures.ON_STAGE: lecture-size text), a
+    phone's for the phone: the stage had the phone's figure, ticks 8 px tall at 1920 px."""
+    from dashboard.classmode.pictures import ON_STAGE, TWO_A_ROW
+
+    def font_sizes(children) -> set:
+        return {c["props"]["figure"]["layout"]["font"]["size"] for c in children
+                if isinstance(c, dict) and c.get("type") == "Graph"}
+
+    code, token = start(client, b)
+    qid, posed = pose(client, b, code, token, **POSED[template])
+    _, seen = post(client, b.poll(code, joined(client, b, code)))
+    stage, phone = font_sizes(posed[ids.FIGURE]["children"]), font_sizes(seen[ids.S_FIGURE]["children"])
+    if template == "influence":  # the weights and lengths: a table on both
+        assert stage == phone == set()
+    else:
+        assert stage == {ON_STAGE.font_size} and phone == {TWO_A_ROW.font_size}, (stage, phone)
+        assert ON_STAGE.font_size > TWO_A_ROW.font_size

@@ -18,7 +18,7 @@ from dash.exceptions import PreventUpdate
 
 from ..i18n import N_, _, ngettext
 from . import ids
-from .pictures import WHY_REPEATS_QUESTION, question_example
+from .pictures import ON_STAGE, WHY_REPEATS_QUESTION, question_example
 from .qr import join_qr, origin_ok
 from .results import reveal_views
 from .store import StoreError
@@ -119,7 +119,7 @@ def open_session(page):
     qr = join_qr(f"{origin}{ids.PATH}/{code}") if origin_ok(origin) else None
     if q is None:
         return (qr, None, "", "", "", None, "", "", "", False, _("Pose the first question."))
-    return (qr, *stage(q, q, results, figure=question_example(q)))
+    return (qr, *stage(q, q, results, figure=question_example(q, ON_STAGE)))
 
 
 @callback(*(Output(o.component_id, o.component_property, allow_duplicate=True) for o in STAGE),
@@ -144,7 +144,7 @@ def posed(code, token, q: dict) -> tuple:
     shown = {**q, "id": question_id, "head_index": q.get("head"), "query_index": q.get("query"),
              "key_index": q.get("key")}
     return stage(shown, heads, status=_("Posed: vote 1 is open, and students see it now."),
-                 figure=question_example(shown))
+                 figure=question_example(shown, ON_STAGE))
 
 
 @callback(*(Output(o.component_id, o.component_property, allow_duplicate=True) for o in STAGE[:-2]),

@@ -19,8 +19,9 @@ from ..state import Setting, bug_layers, learned_attention, model, tokens
 from ..tables import bar
 from ..questions import LAST, entropy_bits
 
-PROJECTOR = figures.Display(lecture=True)
-TWO_A_ROW = figures.Display(narrow=True)  # for a student's phone, and the stage's narrow column on the projector
+PROJECTOR = figures.Display(lecture=True)  # the reveal's Why, across the projector
+ON_STAGE = figures.Display(lecture=True, half=True)  # the question's figure on the projector, beside the question
+TWO_A_ROW = figures.Display(narrow=True)  # for a student's phone
 
 
 def setting(q: dict) -> Setting:
@@ -34,16 +35,21 @@ def graph(figure: dict, text: str) -> list:
 
 
 @i18n.lru_cache(maxsize=64)
-def _tokens_figure(weights: str, seed: int, size: int) -> dict:
+def _tokens_figure(weights: str, seed: int, size: int, display: figures.Display) -> dict:
     X, cluster = tokens(weights, seed, size)
-    fig = example_fig.token_views(X, cluster, centres=True)
+    fig = example_fig.token_views(X, cluster, display, centres=True)
     layout = {k: v for k, v in fig["layout"].items() if k not in ("xaxis2", "yaxis2")}
-    layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]}, yaxis={**layout["yaxis"], "domain": [0, 1]},
+    y = example_fig.centres_plane(X, cluster)[:, 1]  # the points' heights, as token_views plots them
+    span = float(np.ptp(y)) or 1.0
+    # room above the top point for its number (drawn above it), which would otherwise run into the title
+    y_range = [float(y.min()) - 0.08 * span, float(y.max()) + 0.16 * span]
+    layout.update(xaxis={**layout["xaxis"], "domain": [0, 1]},
+                  yaxis={**layout["yaxis"], "domain": [0, 1], "range": y_range},
                   annotations=[{**layout["annotations"][0], "x": 0.5, "y": 1}])
     return {"data": [t for t in fig["data"] if t["type"] == "scatter"], "layout": layout}
 
 
-def question_example(q: dict) -> list:
+def question_example(q: dict, display: figures.Display = TWO_A_ROW) -> list:
     """What students see beside a question, on a phone: what they need to reason, never the answer. The layer with
     the bug (its attention and the checks' verdicts, never its name); the trained heads' attention (which head?);
     the start of the training curve with the line (below the line?); every head's attention (sharpest?); the
@@ -51,25 +57,25 @@ def question_example(q: dict) -> list:
     (which key matters most?); the tokens of the example (which key? how much?)."""
     template = q["template"]
     if template == "bug":
-        return buggy_layer(setting(q), q["bug"])
+        return buggy_layer(setting(q), q["bug"], display)
     if template == "role":
         A = learned_attention(q["h"], q["seed"], LAST)[0]
-        return graph(example_fig.attention_heatmaps(A, TWO_A_ROW),
+        return graph(example_fig.attention_heatmaps(A, display),
                      _("The {h} trained heads' attention on one input of the task: rows are queries, columns keys, "
                        "tokens 0–3, 4–7 and 8–11 are the three clusters.").format(h=q["h"]))
     if template == "floor":
-        return training_start(q["seed"])
+        return training_start(q["seed"], display)
     if template in ("sharpest", "entropy", "influence"):
         s = setting(q)
         ex, result = model(s)
         if template == "sharpest":
-            return graph(example_fig.attention_heatmaps(result.A, TWO_A_ROW),
+            return graph(example_fig.attention_heatmaps(result.A, display),
                          _("Every head's attention, rows are queries and columns keys: a sharp head has few dark "
                            "cells a row. Uniform rows have log2 {n} = {bits:.2f} bits.").format(
                              n=s.n, bits=np.log2(s.n)))
         if template == "entropy":
             i, r = q["head_index"], q["query_index"]
-            fig = figures.heatmap_grid([result.A[i]], [figures.head_title(i)], max_cols=1, display=TWO_A_ROW)
+            fig = figures.heatmap_grid([result.A[i]], [figures.head_title(i)], max_cols=1, display=display)
             fig["layout"]["shapes"] = [row_outline(0, r, s.n)]
             return graph(fig, _("Head {head}'s attention now, query {query}'s row outlined: rows are queries, columns "
                                 "keys.").format(head=i + 1, query=r))
@@ -80,7 +86,9 @@ def question_example(q: dict) -> list:
     else:
         text = _("The {n} tokens of seed {seed}, each a point numbered by its index, in the plane through the three "
                  "clusters' centres, coloured and shaped by cluster.")
-    return graph(_tokens_figure(q["weights"], q["seed"], q["size"]), text.format(n=3 * q["size"], seed=q["seed"]))
+    # a phone gets the desktop's layout: the narrow one puts the legend where _tokens_figure's one plane has points
+    tokens_display = figures.DESKTOP if display.narrow else display
+    return graph(_tokens_figure(q["weights"], q["seed"], q["size"], tokens_display), text.format(n=3 * q["size"], seed=q["seed"]))
 
 
 def weights_and_lengths(infl: explain.Influence, A: np.ndarray, r: int) -> html.Div:
@@ -98,11 +106,11 @@ def weights_and_lengths(infl: explain.Influence, A: np.ndarray, r: int) -> html.
                                className="table table-sm class-lengths"), className="class-lengths-box")
 
 
-def training_start(seed: int) -> list:
+def training_start(seed: int, display: figures.Display) -> list:
     """The first quarter of one head's training curve with the dashed line at 3/8; where it ends is the answer."""
     run = trainer.training_runs(seed)[1]
     steps = len(run.losses) // 4
-    fig = learning_fig.loss_curves({1: (run.losses[:steps], float("nan"))}, training.SINGLE_MIXING_FLOOR, TWO_A_ROW)
+    fig = learning_fig.loss_curves({1: (run.losses[:steps], float("nan"))}, training.SINGLE_MIXING_FLOOR, display)
     for note in fig["layout"]["annotations"]:  # the panel's title: no test loss, the run has not ended
         if note["text"].startswith("<b>h = 1</b>"):
             note["text"] = "<b>h = 1</b>"
@@ -111,7 +119,7 @@ def training_start(seed: int) -> list:
 
 
 @i18n.lru_cache(maxsize=64)
-def buggy_layer(s: Setting, bug_key: str) -> list:
+def buggy_layer(s: Setting, bug_key: str, display: figures.Display) -> list:
     layers = bug_layers(s, bug_key, causal=False)
     ex, wrong, zmax = layers.ex, layers.buggy, layers.zmax
     found = checks.verdicts(ex, bugs.BUGS_BY_KEY[bug_key])
@@ -121,7 +129,13 @@ def buggy_layer(s: Setting, bug_key: str) -> list:
     table = html.Table([html.Caption(_("The checks, run on this layer")),
                         html.Thead(html.Tr([html.Th(c, scope="col") for c in columns])),
                         html.Tbody(rows)], className="table table-sm")
-    return graph(clinic_fig.layer_heatmaps(wrong.A, _("this layer"), zmax, TWO_A_ROW),
+    if display.half:  # beside the question on the projector, the panels are titled by head alone: four titles
+        # "head 1, this layer" a row would run into each other at its size, and the sentence below names the layer
+        fig = figures.heatmap_grid(wrong.A, [figures.head_title(i) for i in range(len(wrong.A))], zmax=zmax,
+                                   display=display)
+    else:
+        fig = clinic_fig.layer_heatmaps(wrong.A, _("this layer"), zmax, display)
+    return graph(fig,
                  _("The attention of the layer with the bug, head by head, on the scale of the correct layer's "
                    "(largest weight {zmax:.2f}).").format(zmax=zmax)) + [table]
 
