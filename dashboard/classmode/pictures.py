@@ -88,7 +88,8 @@ def question_example(q: dict, display: figures.Display = TWO_A_ROW) -> list:
                  "clusters' centres, coloured and shaped by cluster.")
     # a phone gets the desktop's layout: the narrow one puts the legend where _tokens_figure's one plane has points
     tokens_display = figures.DESKTOP if display.narrow else display
-    return graph(_tokens_figure(q["weights"], q["seed"], q["size"], tokens_display), text.format(n=3 * q["size"], seed=q["seed"]))
+    return graph(_tokens_figure(q["weights"], q["seed"], q["size"], tokens_display),
+                 text.format(n=3 * q["size"], seed=q["seed"]))
 
 
 def weights_and_lengths(infl: explain.Influence, A: np.ndarray, r: int) -> html.Div:
