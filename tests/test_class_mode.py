@@ -743,27 +743,24 @@ def test_a_plan_entry_names_its_cell_as_each_language_lists():
 
 
 @pytest.mark.parametrize("template", list(POSED))
-def test_the_reveal_draws_the_questions_figure_once(client, b, template):
-    """Where the Why figure holds the question's (every head's attention, the row beside τ doubled, the whole
-    training curve), the reveal clears the question's figure, also on a reload; elsewhere it stays beside the Why
-    (the buggy layer beside the correct one, the tokens, the weights and lengths)."""
-    from dashboard.classmode.pictures import WHY_REPEATS_QUESTION
+def test_the_reveal_shows_the_why_in_the_questions_place(client, b, template):
+    """At the reveal, also on a reload, the question's figure gives way to the Why figure (which repeats it, larger,
+    or explains it), except the buggy layer, which stays under the correct one to be held beside it."""
+    from dashboard.classmode.pictures import KEPT_AT_REVEAL
 
     code, token = start(client, b)
     qid, posed = pose(client, b, code, token, **POSED[template])
     question_figure = json.dumps(posed[ids.FIGURE]["children"])
     _, out = post(client, b.reveal(code, token, qid))
     _, reloaded = post(client, b.open(code, token))
-    why = json.dumps(out[ids.WHY]["children"])
+    assert '"type": "Graph"' in json.dumps(out[ids.WHY]["children"])  # a Why figure, not nothing, was shown
     assert reloaded[ids.WHY]["children"] == out[ids.WHY]["children"]
-    if template in ("sharpest", "role", "entropy", "floor"):
-        assert template in WHY_REPEATS_QUESTION
-        assert out[ids.FIGURE]["children"] is None and reloaded[ids.FIGURE]["children"] is None
-        assert '"type": "Graph"' in question_figure and '"type": "Graph"' in why  # a figure, not nothing, was shown
-    else:
-        assert template not in WHY_REPEATS_QUESTION
+    if template == "bug":
+        assert KEPT_AT_REVEAL == {"bug"}
         assert ids.FIGURE not in out  # the step leaves the question's figure as it is
         assert json.dumps(reloaded[ids.FIGURE]["children"]) == question_figure
+    else:
+        assert out[ids.FIGURE]["children"] is None and reloaded[ids.FIGURE]["children"] is None
 
 
 @pytest.mark.parametrize("template", list(POSED))
@@ -785,3 +782,26 @@ def test_the_projector_draws_the_questions_figure_at_its_own_size(client, b, tem
     else:
         assert stage == {ON_STAGE.font_size} and phone == {TWO_A_ROW.font_size}, (stage, phone)
         assert ON_STAGE.font_size > TWO_A_ROW.font_size
+
+
+def test_long_answers_take_two_buttons_a_row_on_a_phone(client, b):
+    """A bug's name on four buttons a row was cut word by word ("softmax / over / the / wrong / axis"); answers
+    longer than student.LONG_ANSWER letters (a Chinese character counts three) take two a row, short ones four."""
+    from dashboard import i18n
+    from dashboard.classmode.student import LONG_ANSWER, choices_class
+
+    code, token = start(client, b)
+    for template, form, grid in [("bug", POSED["bug"], "class-choices long-answers"),
+                                 ("key", POSED["key"], "class-choices"),
+                                 ("sharpest", POSED["sharpest"], "class-choices")]:
+        pose(client, b, code, token, **form)
+        _, view = post(client, b.poll(code, joined(client, b, code)))
+        assert view[ids.CHOICES]["className"] == grid, template
+    assert choices_class([{"label": "x" * LONG_ANSWER}]) == "class-choices"
+    assert choices_class([{"label": "x" * (LONG_ANSWER + 1)}]) == "class-choices long-answers"
+    assert choices_class([{"label": "头" * (LONG_ANSWER // 3)}]) == "class-choices"
+    assert choices_class([{"label": "头" * (LONG_ANSWER // 3 + 1)}]) == "class-choices long-answers"
+    with i18n.use("zh-CN"):  # "down", "stays about the same", "up": 基本不变 took two lines on four buttons a row
+        assert choices_class([{"label": questions.option_label("entropy", k)} for k in range(3)]) == \
+            "class-choices long-answers"
+        assert choices_class([{"label": questions.option_label("key", k)} for k in range(12)]) == "class-choices"

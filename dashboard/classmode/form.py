@@ -138,7 +138,8 @@ def stage_buttons() -> html.Div:
 def layout() -> html.Div:
     # The stage the projector shows comes first in its column, under the buttons that run it, in two columns on a
     # wide screen (class.css): the question, its phase, the count, the timer and at the reveal the answers; beside
-    # them the figure that explains the truth (at the reveal) and the question's figure. At 1920 x 1080 they fit
+    # them the question's figure, and at the reveal the figure that explains the truth in its place (the buggy layer
+    # stays under it: pictures.KEPT_AT_REVEAL). At 1920 x 1080 they fit
     # under the header; the form for the next question follows. Before the first question the stage is empty and
     # takes no room.
     stage = html.Div([

@@ -18,7 +18,7 @@ from dash.exceptions import PreventUpdate
 
 from ..i18n import N_, _, ngettext
 from . import ids
-from .pictures import ON_STAGE, WHY_REPEATS_QUESTION, question_example
+from .pictures import KEPT_AT_REVEAL, ON_STAGE, question_example
 from .qr import join_qr, origin_ok
 from .results import reveal_views
 from .store import StoreError
@@ -100,8 +100,8 @@ def stage(q: dict, heads: dict, results=None, status: str = "", figure=no_update
     shown."""
     phase = heads["phase"]
     answers, why = reveal_views(results) if results else ("", "")
-    if results and results["template"] in WHY_REPEATS_QUESTION:
-        figure = None  # the Why figure holds the question's, larger: the same heatmaps twice would fill the projector
+    if results and results["template"] not in KEPT_AT_REVEAL:
+        figure = None  # the Why figure takes the question's place (pictures.KEPT_AT_REVEAL)
     return ({"id": q["id"], "phase": phase}, prompt_text(q) if "prompt" in q else no_update,
             phase_text(heads, results), head_count(heads), clock(heads), figure, answers, why, False, status)
 

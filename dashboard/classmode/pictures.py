@@ -70,8 +70,9 @@ def question_example(q: dict, display: figures.Display = TWO_A_ROW) -> list:
         ex, result = model(s)
         if template == "sharpest":
             return graph(example_fig.attention_heatmaps(result.A, display),
-                         _("Every head's attention, rows are queries and columns keys: a sharp head has few dark "
-                           "cells a row. Uniform rows have log2 {n} = {bits:.2f} bits.").format(
+                         # the colours run dark to light on a light page and the other way on a dark one: no colour
+                         _("Every head's attention, rows are queries and columns keys: a sharp head puts a row's "
+                           "weight on a few cells. Uniform rows have log2 {n} = {bits:.2f} bits.").format(
                              n=s.n, bits=np.log2(s.n)))
         if template == "entropy":
             i, r = q["head_index"], q["query_index"]
@@ -162,12 +163,11 @@ def number_table(caption: str, names: list[str], values, unit: str, marked: list
         className="table table-sm class-bars")
 
 
-# The templates whose reveal (why) draws the question's figure again, larger: every head's attention (sharpest, and
-# the trained heads' roles), the head's row now beside τ doubled (entropy), the whole training curve whose first
-# quarter the question showed (floor). At their reveal the stage shows the Why figure alone. The bug's correct layer
-# is held beside the buggy one, and the other questions' figures (the tokens, the weights and lengths) say what the
-# Why does not, so they stay.
-WHY_REPEATS_QUESTION = frozenset({"sharpest", "role", "entropy", "floor"})
+# At the reveal the stage shows the Why figure, and the question's figure only where the Why is to be held beside
+# it: the buggy layer under the correct one. Every other question's figure is in its Why again, larger (every head's
+# attention, the row beside τ doubled, the whole training curve), or is what the Why explains (the tokens, the
+# weights and lengths), and under it would run past a 1080 px projector's fold.
+KEPT_AT_REVEAL = frozenset({"bug"})
 
 
 def why(q: dict) -> list:
@@ -188,8 +188,10 @@ def why(q: dict) -> list:
         names = [figures.head_label(i) for i in range(q["h"])]
         titles = [_("{head}, step {step}").format(head=figures.head_title(i), step=step) for i in range(q["h"])]
         fig = figures.heatmap_grid(A, titles, display=PROJECTOR)
+        # the next cluster of cluster c is (c + 1) mod 3 (training.py): the last cluster's is the first
         return graph(fig, _("The {h} trained heads' attention on one input: the own-cluster mixing is the block "
-                            "diagonal; the next-cluster mixing sits one block to the right.").format(h=q["h"])) + [
+                            "diagonal; the next-cluster mixing sits one block to the right, and for the last "
+                            "cluster's queries in the first block.").format(h=q["h"])) + [
             number_table(_("Attention on the query's own cluster, mean over 100 inputs"), names, own,
                          _("own cluster"), q["accepted"],
                          # Translators: the column of attention heads
@@ -201,8 +203,8 @@ def why(q: dict) -> list:
         mean = explain.head_summaries(A, ex.cluster).entropy
         names = [figures.head_label(i) for i in range(s.h)]
         fig = example_fig.attention_heatmaps(A, PROJECTOR)
-        return graph(fig, _("Every head's attention; a sharp head has few dark cells a row. Uniform rows have "
-                            "log2 {n} = {bits:.2f} bits.").format(n=n, bits=np.log2(n))) + [
+        return graph(fig, _("Every head's attention; a sharp head puts a row's weight on a few cells. Uniform rows "
+                            "have log2 {n} = {bits:.2f} bits.").format(n=n, bits=np.log2(n))) + [
             number_table(_("Mean entropy of a row, in bits (lower is sharper)"), names, mean, _("bits"),
                          q["accepted"],
                          # Translators: the column of attention heads

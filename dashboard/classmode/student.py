@@ -10,6 +10,8 @@ never hands a student the truth, or anyone's answer but their own, before the re
 
 from __future__ import annotations
 
+import unicodedata
+
 import dash_bootstrap_components as dbc
 from dash import Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
@@ -22,6 +24,7 @@ from ..questions import option_label, prompt_text
 from .wiring import callback, clientside_callback
 
 WAITING = N_("Waiting for the lecturer's question …")
+LONG_ANSWER = 11  # letters: "key 11" and "cabeza 8" fit four buttons a row on a 390 px phone, "基本不变" does not
 STATUS_TEXTS = {
     "vote1": N_("Question {number} · vote 1: answer on your own, until the lecturer closes the vote."),
     "discuss": N_("Question {number}: discuss your answer with your neighbour. The second vote opens soon."),
@@ -108,6 +111,14 @@ def join(page, polls, stored, again):
     return {"code": code, "id": student}, _(WAITING), None
 
 
+def choices_class(options: list[dict]) -> str:
+    """The answer buttons' grid: short answers four a row, so that "key 11" lines up with "key 1"; two a row when
+    one is longer than LONG_ANSWER (a bug's name), which four a row cut word by word on a phone."""
+    def width(label: str) -> int:  # in Latin letters: a Chinese character is about as wide as three of them
+        return sum(3 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label)
+    return "class-choices" + (" long-answers" if any(width(o["label"]) > LONG_ANSWER for o in options) else "")
+
+
 def words(q: dict, k) -> str:
     return option_label(q["template"], k)
 
@@ -146,8 +157,8 @@ def result_text(q: dict, answers: dict) -> str:
           Output(ids.S_PROMPT, "children"), Output(ids.S_FIGURE, "children"), Output(ids.CHOICES, "options"),
           Output(ids.CHOICES, "value"), Output(ids.CHOICES_BOX, "hidden"), Output(ids.AMOUNT_BOX, "hidden"),
           Output(ids.S_RESULT, "children"), Output(ids.S_FEEDBACK, "children"), Output(ids.S_CLOCK, "data"),
-          Input(ids.S_POLL, "n_intervals"), Input(ids.STUDENT_ID, "data"), Input(ids.PAGE, "data"),
-          State(ids.SEEN, "data"))
+          Output(ids.CHOICES, "className"), Input(ids.S_POLL, "n_intervals"), Input(ids.STUDENT_ID, "data"),
+          Input(ids.PAGE, "data"), State(ids.SEEN, "data"))
 def poll(polls, stored, page, seen):
     """The current question as this student may see it; no update when nothing changed since the last poll."""
     code = student_code(page)
@@ -159,11 +170,11 @@ def poll(polls, stored, page, seen):
     except StoreError as e:
         if seen == ["error", str(e)]:
             raise PreventUpdate from None
-        return ["error", str(e)], None, str(e), "", "", [], None, True, True, "", "", None
+        return ["error", str(e)], None, str(e), "", "", [], None, True, True, "", "", None, no_update
     if q is None:
         if seen == ["waiting"]:
             raise PreventUpdate
-        return ["waiting"], None, _(WAITING), "", no_update, [], None, True, True, "", "", None
+        return ["waiting"], None, _(WAITING), "", no_update, [], None, True, True, "", "", None, no_update
     answers = [q["answers"].get(1), q["answers"].get(2)]
     state = [q["id"], q["phase"], answers, q["deadline"]]
     if state == seen:
@@ -178,7 +189,7 @@ def poll(polls, stored, page, seen):
             prompt_text(q), question_example(q) if new_question else no_update,
             options if new_round else no_update, None if new_round else no_update,
             not voting or q["kind"] == "amount", not voting or q["kind"] != "amount", result_text(q, q["answers"]),
-            "" if new_round else no_update, timer)
+            "" if new_round else no_update, timer, choices_class(options) if new_round else no_update)
 
 
 SENT = N_("Vote {round} sent. You can change it until the vote closes.")
