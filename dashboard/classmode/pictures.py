@@ -116,8 +116,22 @@ def training_start(seed: int, display: figures.Display) -> list:
     for note in fig["layout"]["annotations"]:  # the panel's title: no test loss, the run has not ended
         if note["text"].startswith("<b>h = 1</b>"):
             note["text"] = "<b>h = 1</b>"
+    around_the_line(fig, run.losses[:steps], display)
     return graph(fig, _("The training loss of one head (h = 1), step by step, on a log scale, for its first {steps} "
                         "of {total} steps; the dashed line at 3/8 = 0.375.").format(steps=steps, total=len(run.losses)))
+
+
+def around_the_line(fig: dict, losses: np.ndarray, display: figures.Display) -> None:
+    """One head's loss curve on a log axis from a little under the lower of the curve and the line at 3/8 to a little
+    over the curve, and on the projector taller: the learning tab's axis (0.005 to 1.6, for curves that reach 0.01)
+    drew a loss of 0.354 2 px under the line at 0.375 on the projector, where the question is which side it ends."""
+    floor = training.SINGLE_MIXING_FLOOR
+    if display.lecture:
+        fig["layout"]["height"] = 480
+    lo, hi = min(float(np.min(losses)), floor) / 1.15, max(float(np.max(losses)), floor) * 1.15
+    ticks = [t for t in (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3) if lo <= t <= hi]
+    fig["layout"]["yaxis"].update(range=[float(np.log10(lo)), float(np.log10(hi))], tickvals=ticks,
+                                  ticktext=[f"{t:g}" for t in ticks])
 
 
 @i18n.lru_cache(maxsize=64)
@@ -176,6 +190,12 @@ def why(q: dict) -> list:
     if template == "floor":
         run = trainer.training_runs(q["seed"])[1]
         fig = learning_fig.loss_curves({1: (run.losses, run.test_loss)}, training.SINGLE_MIXING_FLOOR, PROJECTOR)
+        around_the_line(fig, np.append(run.losses, run.test_loss), PROJECTOR)
+        # where it ends, the answer: the test loss as a point after the last step (the panel's title gives it: text
+        # beside the point would run into the line's label)
+        fig["data"].append({"type": "scatter", "mode": "markers", "x": [len(run.losses)], "y": [run.test_loss],
+                            "text": [_("test MSE {loss:.3f}").format(loss=run.test_loss)], "hoverinfo": "text",
+                            "marker": {"size": 14, "color": "#D55E00", "symbol": "diamond"}, "cliponaxis": False})
         if run.test_loss < 3 / 8:
             text = _("The training loss of one head (h = 1), step by step, on a log scale: its test loss ends at "
                      "{loss:.3f}, below the dashed line at 3/8 = 0.375, the loss of the best fixed mixing.")
