@@ -49,8 +49,8 @@ PROMPTS = {
                  "key {key}? (0 to 1; within ±{tolerance:g} counts.)"),
     "influence": N_("Output {query} of the layer ({setting}): which key adds most to it, through every head, its "
                     "weight times its value through W_O? The table gives each key's weights and value lengths; "
-                    "summed over the heads, weight times length is an upper bound, as the heads' pieces can cancel. "
-                    "The key that adds most beats every other by more than {margin:.0%} of the row's total."),
+                    "summed over the heads, their products only bound it. The top key beats every other by more "
+                    "than {margin:.0%} of the row's total."),
     "bug": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and what "
               "each check finds are beside this."),
     "bug-same": N_("A student's layer ({setting}) has one of the bug clinic's bugs. Which one? Its attention and what "

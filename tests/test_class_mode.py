@@ -376,9 +376,16 @@ def test_which_head_is_sharpest_and_the_entropy_under_a_doubled_tau(client, b):
     qid, out = pose(client, b, code, token, template="sharpest", h=8, weights="random", scale="tau", tau="-10")
     assert "The sharpest beats every other head by more than 0.05 bits." in out[ids.PROMPT]["children"]
     assert np.sort(mean)[1] - np.sort(mean)[0] > margins.BITS
-    post(client, b.step(code, token, qid, ids.REVEAL))
+    _, out = post(client, b.step(code, token, qid, ids.REVEAL))
     revealed = ids.store().results(code, token, qid)
     assert revealed["truth"] == int(mean.argmin()) and revealed["accepted"] == [revealed["truth"]]
+    # the table of bits names the heads and marks the right one as the answers' table beside it does
+    bits = [t for t in out[ids.RESULTS]["children"]["props"]["children"][1:] if "bits" in json.dumps(t)][0]
+    rows = bits["props"]["children"][2]["props"]["children"]
+    cells = [[c["props"]["children"] for c in r["props"]["children"]] for r in rows]  # name, bits, bar, mark
+    assert [c[0] for c in cells] == [f"head {k}" for k in range(1, 9)]
+    assert [c[1] for c in cells] == [f"{m:.3f}" for m in mean]
+    assert [c[3] for c in cells] == ["← right" if k == revealed["truth"] else "" for k in range(8)]
 
     qid, out = pose(client, b, code, token, template="entropy", h=8, head=1, query=0)  # a nearly uniform row
     sid = joined(client, b, code)
@@ -427,7 +434,7 @@ def test_which_key_matters_most_takes_its_truth_from_the_layers_influence(client
         assert share[-1] - share[-2] > margins.SHARE
         qid, out = pose(client, b, code, token, template="influence", h=h, head=1, query=r)
         assert f"Output {r} of the layer" in out[ids.PROMPT]["children"]
-        assert "The key that adds most beats every other by more than 5% of the row's total." in out[ids.PROMPT]["children"]
+        assert "The top key beats every other by more than 5% of the row's total." in out[ids.PROMPT]["children"]
         results = revealed_text(post(client, b.reveal(code, token, qid))[1])
         revealed = ids.store().results(code, token, qid)
         assert revealed["truth"] == int(N.argmax()) and revealed["accepted"] == [int(N.argmax())]
@@ -818,7 +825,7 @@ def test_long_answers_take_two_buttons_a_row_on_a_phone(client, b):
 
 @pytest.mark.parametrize("h, weights, seed", [(1, "trained", 0), (4, "trained", 0), (8, "random", 3)])
 def test_the_influence_prompt_calls_the_tables_sum_an_upper_bound_and_it_is(h, weights, seed):
-    """The prompt says weight times length, summed over the heads (the phone's table), bounds what a key adds (N):
+    """The prompt says weight times length, summed over the heads (the phone's table), only bounds what a key adds:
     the triangle inequality on N_rj = ‖Σ_i A⁽ⁱ⁾_rj f_j⁽ⁱ⁾‖, with equality for one head; a walk-through summed the
     table (2.50) and found N = 2.107."""
     ex, result = model(Setting(h, seed, weights=weights))
@@ -829,4 +836,4 @@ def test_the_influence_prompt_calls_the_tables_sum_an_upper_bound_and_it_is(h, w
         np.testing.assert_allclose(infl.layer, table_sum)
     else:
         assert np.any(infl.layer < table_sum - 0.01)  # the heads' pieces cancel, and by more than rounding
-    assert "upper bound, as the heads' pieces can cancel" in questions.PROMPTS["influence"]
+    assert "summed over the heads, their products only bound it." in questions.PROMPTS["influence"]

@@ -128,7 +128,8 @@ def around_the_line(fig: dict, losses: np.ndarray, display: figures.Display) -> 
     floor = training.SINGLE_MIXING_FLOOR
     if display.lecture:
         fig["layout"]["height"] = 480
-    lo, hi = min(float(np.min(losses)), floor) / 1.15, max(float(np.max(losses)), floor) * 1.15
+    # below the lowest a band as deep as a tick label, so that the lowest tick clears the step axis' "0"
+    lo, hi = min(float(np.min(losses)), floor) / 1.3, max(float(np.max(losses)), floor) * 1.15
     ticks = [t for t in (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3) if lo <= t <= hi]
     fig["layout"]["yaxis"].update(range=[float(np.log10(lo)), float(np.log10(hi))], tickvals=ticks,
                                   ticktext=[f"{t:g}" for t in ticks])
@@ -163,16 +164,15 @@ def row_outline(p: int, r: int, n: int) -> dict:
 def number_table(caption: str, names: list[str], values, unit: str, marked: list[int], kind: str) -> html.Table:
     """Per head (or key), a number with its bar; the accepted ones marked. The words come translated."""
     largest = max(float(np.max(values)), 1e-9)
-    # Translators: an answer that counts as right
-    counts = _("counts")
+    # the answers' table beside it marks the right answers with the same words (results.results_view)
     return html.Table(
         [html.Caption(caption), html.Thead(html.Tr([html.Th(kind, scope="col"), html.Th(unit, scope="col"),
                                                     html.Th(html.Span(_("bar"), className="visually-hidden"),
                                                             scope="col"),
-                                                    html.Th(html.Span(counts, className="visually-hidden"),
+                                                    html.Th(html.Span(_("right?"), className="visually-hidden"),
                                                             scope="col")])),
          html.Tbody([html.Tr([html.Th(name, scope="row"), html.Td(f"{v:.3f}"), html.Td(bar(v, largest, signed=False)),
-                              html.Td(counts if k in marked else "")], className="truth" if k in marked else None)
+                              html.Td(_("← right") if k in marked else "")], className="truth" if k in marked else None)
                      for k, (name, v) in enumerate(zip(names, values))])],
         className="table table-sm class-bars")
 
@@ -205,7 +205,7 @@ def why(q: dict) -> list:
         return graph(fig, text.format(loss=run.test_loss))
     if template == "role":
         A, own, nxt, step = learned_attention(q["h"], q["seed"], LAST)
-        names = [figures.head_label(i) for i in range(q["h"])]
+        names = [figures.head_title(i) for i in range(q["h"])]
         titles = [_("{head}, step {step}").format(head=figures.head_title(i), step=step) for i in range(q["h"])]
         fig = figures.heatmap_grid(A, titles, display=PROJECTOR)
         # the next cluster of cluster c is (c + 1) mod 3 (training.py): the last cluster's is the first
@@ -221,7 +221,7 @@ def why(q: dict) -> list:
     A, n = result.A, s.n
     if template == "sharpest":
         mean = explain.head_summaries(A, ex.cluster).entropy
-        names = [figures.head_label(i) for i in range(s.h)]
+        names = [figures.head_title(i) for i in range(s.h)]
         fig = example_fig.attention_heatmaps(A, PROJECTOR)
         return graph(fig, _("Every head's attention; a sharp head puts a row's weight on a few cells. Uniform rows "
                             "have log2 {n} = {bits:.2f} bits.").format(n=n, bits=np.log2(n))) + [
