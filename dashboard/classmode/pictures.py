@@ -50,11 +50,12 @@ def _tokens_figure(weights: str, seed: int, size: int, display: figures.Display)
 
 
 def question_example(q: dict, display: figures.Display = TWO_A_ROW) -> list:
-    """What students see beside a question, on a phone: what they need to reason, never the answer. The layer with
-    the bug (its attention and the checks' verdicts, never its name); the trained heads' attention (which head?);
-    the start of the training curve with the line (below the line?); every head's attention (sharpest?); the
-    head's attention with the query's row outlined (τ doubles?); each key's weight and value length in every head
-    (which key matters most?); the tokens of the example (which key? how much?)."""
+    """What students see beside a question, on a phone (TWO_A_ROW) and on the projector's stage (ON_STAGE): what
+    they need to reason, never the answer. The layer with the bug (its attention and the checks' verdicts, never its
+    name); the trained heads' attention (which head?); the start of the training curve with the line (below the
+    line?); every head's attention (sharpest?); the head's attention with the query's row outlined (τ doubles?);
+    each key's weight and value length in every head (which key matters most?); the tokens of the example (which
+    key? how much?)."""
     template = q["template"]
     if template == "bug":
         return buggy_layer(setting(q), q["bug"], display)
