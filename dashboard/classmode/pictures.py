@@ -197,7 +197,7 @@ def why(q: dict) -> list:
         fig["data"].append({"type": "scatter", "mode": "markers", "x": [len(run.losses)], "y": [run.test_loss],
                             "text": [_("test MSE {loss:.3f}").format(loss=run.test_loss)], "hoverinfo": "text",
                             "marker": {"size": 14, "color": "#D55E00", "symbol": "diamond"}, "cliponaxis": False})
-        if run.test_loss < 3 / 8:
+        if run.test_loss < training.SINGLE_MIXING_FLOOR:
             text = _("The training loss of one head (h = 1), step by step, on a log scale: its test loss ends at "
                      "{loss:.3f}, below the dashed line at 3/8 = 0.375, the loss of the best fixed mixing.")
         else:
